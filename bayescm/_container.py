@@ -1,0 +1,123 @@
+"""Every access to the result container lives here, so a container change touches one file.
+
+Results are ``xarray.DataTree`` objects that follow ArviZ's InferenceData schema: one child node
+per group (``posterior``, ``prior``, ``observed_data``, ...), each holding a Dataset.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from ._version import __version__
+
+__all__ = ["SAMPLE_DIMS", "make_dataset", "make_tree", "get_group", "has_group", "set_group",
+           "root_attrs", "json_attr", "read_json_attr", "save", "load"]
+
+SAMPLE_DIMS = ("chain", "draw")
+
+Variables = Mapping[str, tuple[tuple[str, ...], np.ndarray, Mapping[str, Any]]]
+
+
+def _provenance() -> dict[str, str]:
+    return {
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "creation_library": "bayescm",
+        "creation_library_version": __version__,
+    }
+
+
+def make_dataset(variables: Variables, coords: Mapping[str, Any], attrs: Mapping[str, Any] = ()
+                 ) -> xr.Dataset:
+    """Build a Dataset from ``{name: (dims, array, attrs)}`` with provenance attributes."""
+    used = {d for dims, _, _ in variables.values() for d in dims}
+    data_vars = {name: xr.Variable(dims, arr, dict(va)) for name, (dims, arr, va) in variables.items()}
+    ds_coords = {k: v for k, v in coords.items() if k in used}
+    return xr.Dataset(data_vars, coords=ds_coords, attrs={**_provenance(), **dict(attrs)})
+
+
+def make_tree(groups: Mapping[str, xr.Dataset], attrs: Mapping[str, Any]) -> xr.DataTree:
+    """Assemble groups into a DataTree with root attributes."""
+    tree = xr.DataTree.from_dict({f"/{name}": ds for name, ds in groups.items()})
+    tree.attrs.update({**_provenance(), **dict(attrs)})
+    return tree
+
+
+def has_group(idata: xr.DataTree, name: str) -> bool:
+    """Whether ``idata`` has the group ``name``."""
+    return name in idata.children
+
+
+def get_group(idata: xr.DataTree, name: str) -> xr.Dataset:
+    """The group ``name`` as a Dataset; a clear error if the tree lacks it."""
+    if not isinstance(idata, xr.DataTree):
+        raise TypeError(
+            f"Expected a result tree from bcm.fit (xarray.DataTree), got {type(idata).__name__}."
+        )
+    if name not in idata.children:
+        have = ", ".join(idata.children) or "none"
+        raise KeyError(f"The result has no {name!r} group (groups: {have}).")
+    return idata[name].to_dataset()
+
+
+def set_group(idata: xr.DataTree, name: str, ds: xr.Dataset) -> None:
+    """Add or replace a group in place (``idata.name = ...`` would silently detach a copy)."""
+    idata[name] = xr.DataTree(ds)
+
+
+def root_attrs(idata: xr.DataTree) -> dict[str, Any]:
+    """The root attributes (method, model kind, priors, ...)."""
+    return dict(idata.attrs)
+
+
+def json_attr(value: Any) -> str:
+    """Encode a structured attribute as JSON (netCDF attributes cannot hold dicts)."""
+    return json.dumps(value, sort_keys=True)
+
+
+def read_json_attr(idata: xr.DataTree, key: str) -> Any:
+    """Decode a JSON root attribute written by :func:`json_attr`."""
+    return json.loads(idata.attrs[key])
+
+
+def save(idata: xr.DataTree, path: str | os.PathLike[str]) -> Path:
+    """Write a result tree to netCDF (via a temporary file, so an open file can be replaced).
+
+    Examples
+    --------
+    >>> import bayescm as bcm, tempfile, os
+    >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=5, fn=1, tn=4, fp=2), random_seed=0)
+    >>> path = bcm.save(idata, os.path.join(tempfile.mkdtemp(), "fit.nc"))
+    >>> bcm.load(path)["posterior"]["tpr"].shape
+    (4, 5000)
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(suffix=".nc", dir=path.parent)
+    os.close(fd)
+    try:
+        idata.to_netcdf(tmp, engine="h5netcdf")
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return path
+
+
+def load(path: str | os.PathLike[str]) -> xr.DataTree:
+    """Read a result tree written by :func:`save` fully into memory (the file is closed after).
+
+    Examples
+    --------
+    See :func:`save`.
+    """
+    with xr.open_datatree(path, engine="h5netcdf") as tree:
+        return tree.load().copy()

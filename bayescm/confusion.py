@@ -1,0 +1,377 @@
+"""The confusion matrix: validated counts with labels. Rows are the true class, columns the prediction."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["ConfusionMatrix", "EmptyMatrixWarning"]
+
+
+class EmptyMatrixWarning(UserWarning):
+    """A confusion matrix holds no observations: its posterior equals the prior."""
+
+
+def _validate_counts(counts: Any) -> np.ndarray:
+    if isinstance(counts, (str, bytes)):
+        raise TypeError(f"Counts must be a square numeric array, got the string {counts!r}.")
+    try:
+        arr = np.asarray(counts)
+    except Exception as exc:  # ragged lists and the like
+        raise ValueError(f"Counts could not be read as an array: {exc}") from None
+    if arr.dtype == bool:
+        raise TypeError(
+            "Counts are booleans; pass the number of samples in each cell (integers), "
+            "or use ConfusionMatrix.from_predictions for labels."
+        )
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(
+            f"Counts must be numbers, got an array of dtype {arr.dtype}; "
+            "convert them to integers first."
+        )
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+        raise ValueError(
+            f"Counts must be a square 2-D array (rows = true class, columns = predicted "
+            f"class), got shape {arr.shape}."
+        )
+    if arr.shape[0] < 2:
+        raise ValueError(f"A confusion matrix needs at least 2 classes, got shape {arr.shape}.")
+    if arr.dtype.kind == "f":
+        if np.isnan(arr).any():
+            raise ValueError("Counts contain NaN; every cell must be a non-negative integer.")
+        if np.isinf(arr).any():
+            raise ValueError("Counts contain infinite values; every cell must be a finite count.")
+        if np.any(arr != np.round(arr)):
+            bad = arr[arr != np.round(arr)][0]
+            raise ValueError(
+                f"Counts must be whole numbers, got the fractional value {bad}; "
+                "a confusion matrix counts samples."
+            )
+    if np.any(arr < 0):
+        raise ValueError(f"Counts must be non-negative, got {arr[arr < 0][0]}.")
+    out = arr.astype(np.int64)
+    out.setflags(write=False)
+    return out
+
+
+def _validate_labels(labels: Sequence[Hashable] | None, k: int) -> tuple[Hashable, ...]:
+    if labels is None:
+        return tuple(range(k))
+    if isinstance(labels, (str, bytes)):
+        raise TypeError(f"labels must be a sequence of class labels, got the string {labels!r}.")
+    labels = tuple(labels)
+    if len(labels) != k:
+        raise ValueError(f"Got {len(labels)} labels for a {k}x{k} matrix; give one per class.")
+    for label in labels:
+        if not isinstance(label, Hashable) or label is None:
+            raise TypeError(f"Class labels must be hashable and not None, got {label!r}.")
+        if isinstance(label, float) and np.isnan(label):
+            raise ValueError("A class label is NaN; labels must be distinct, comparable values.")
+    names = [str(label) for label in labels]
+    if len(set(labels)) != k or len(set(names)) != k:
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"Class labels must be unique; duplicated: {dupes}.")
+    return labels
+
+
+class ConfusionMatrix:
+    """An immutable, validated confusion matrix.
+
+    Rows are the **true** class and columns the **predicted** class (the scikit-learn
+    convention). A binary matrix is one with two classes *and* a named positive class, which is
+    moved to the first row and column so that the counts read ``[[TP, FN], [FP, TN]]``. The
+    positive class is never guessed: a 2x2 array without ``positive`` is treated as a two-class
+    multiclass matrix.
+
+    Parameters
+    ----------
+    counts : array-like of int, shape (K, K)
+        Non-negative whole numbers; floats are accepted only when they are integral.
+    labels : sequence of hashable, optional
+        One label per class, in the order of the rows; default ``0 .. K-1``.
+    positive : hashable, optional
+        The positive class's label (binary analysis of a 2x2 matrix).
+    ordered : bool, default False
+        Whether the classes have a natural order (enables weighted Kappa and distance-aware
+        errors for multiclass matrices).
+
+    Raises
+    ------
+    TypeError
+        Boolean or non-numeric counts, unhashable labels.
+    ValueError
+        Negative, fractional, NaN or infinite counts, a non-square shape, duplicate or
+        mismatched labels, a positive label that is not among the labels, or ``positive``
+        given for a matrix with more than two classes.
+
+    See Also
+    --------
+    ConfusionMatrix.from_counts, ConfusionMatrix.from_predictions
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> cm = bcm.ConfusionMatrix([[26, 0], [2, 6]], labels=["high", "low"], positive="high")
+    >>> cm.is_binary, cm.n
+    (True, 34)
+    >>> cm.cells
+    {'tp': 26, 'fn': 0, 'fp': 2, 'tn': 6}
+    """
+
+    __slots__ = ("_counts", "_labels", "_positive", "_ordered")
+
+    def __init__(
+        self,
+        counts: Any,
+        labels: Sequence[Hashable] | None = None,
+        positive: Hashable | None = None,
+        ordered: bool = False,
+    ) -> None:
+        arr = _validate_counts(counts)
+        labs = _validate_labels(labels, arr.shape[0])
+        if not isinstance(ordered, (bool, np.bool_)):
+            raise TypeError(f"ordered must be True or False, got {ordered!r}.")
+        if positive is not None:
+            if arr.shape[0] != 2:
+                raise ValueError(
+                    f"positive={positive!r} only makes sense for 2 classes; this matrix has "
+                    f"{arr.shape[0]}. Per-class one-vs-rest metrics cover the multiclass case."
+                )
+            if positive not in labs:
+                raise ValueError(f"positive={positive!r} is not one of the labels {list(labs)}.")
+            if labs.index(positive) == 1:  # move the positive class first
+                arr = arr[::-1, ::-1].copy()
+                arr.setflags(write=False)
+                labs = labs[::-1]
+        if arr.sum() == 0:
+            warnings.warn(
+                "The confusion matrix is all zeros: there is no data, so the posterior will "
+                "equal the prior.",
+                EmptyMatrixWarning,
+                stacklevel=2,
+            )
+        object.__setattr__(self, "_counts", arr)
+        object.__setattr__(self, "_labels", labs)
+        object.__setattr__(self, "_positive", positive)
+        object.__setattr__(self, "_ordered", bool(ordered))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("ConfusionMatrix is immutable; create a new one instead.")
+
+    # ---------------------------------------------------------------- constructors
+    @classmethod
+    def from_counts(
+        cls,
+        *,
+        tp: int,
+        fn: int,
+        tn: int,
+        fp: int,
+        labels: tuple[Hashable, Hashable] = ("positive", "negative"),
+    ) -> ConfusionMatrix:
+        """Binary confusion matrix from its four cells.
+
+        Parameters
+        ----------
+        tp, fn, tn, fp : int
+            True positives, false negatives, true negatives, false positives.
+        labels : pair of hashable, default ("positive", "negative")
+            Names of the positive and the negative class.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> cm = bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2)
+        >>> cm.counts.tolist()
+        [[26, 0], [2, 6]]
+        """
+        cells = {"tp": tp, "fn": fn, "tn": tn, "fp": fp}
+        for name, value in cells.items():
+            if isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"{name} is a boolean ({value}); pass a count.")
+            if isinstance(value, (str, bytes)) or np.ndim(value) != 0:
+                raise TypeError(f"{name} must be a single count, got {value!r}.")
+        labels = tuple(labels)
+        if len(labels) != 2:
+            raise ValueError(f"A binary matrix needs 2 labels, got {len(labels)}.")
+        return cls([[tp, fn], [fp, tn]], labels=labels, positive=labels[0])
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: Iterable[Hashable],
+        y_pred: Iterable[Hashable],
+        labels: Sequence[Hashable] | None = None,
+        positive: Hashable | None = None,
+        ordered: bool = False,
+    ) -> ConfusionMatrix:
+        """Count a confusion matrix from true and predicted labels.
+
+        Parameters
+        ----------
+        y_true, y_pred : sequence of hashable
+            Labels of equal length; missing values (None, NaN) are rejected.
+        labels : sequence of hashable, optional
+            The classes and their order. Default: the sorted union of both inputs (with
+            ``positive`` moved first). Classes listed here that never occur get empty rows.
+        positive : hashable, optional
+            The positive class for a binary analysis.
+        ordered : bool, default False
+            Whether the classes are ordered (then ``labels`` should give the order).
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> cm = bcm.ConfusionMatrix.from_predictions([1, 1, 0, 0], [1, 0, 0, 0], positive=1)
+        >>> cm.cells
+        {'tp': 1, 'fn': 1, 'fp': 0, 'tn': 2}
+        """
+        t = _as_label_array(y_true, "y_true")
+        p = _as_label_array(y_pred, "y_pred")
+        if t.shape != p.shape:
+            raise ValueError(f"y_true has {t.size} labels but y_pred has {p.size}.")
+        if labels is None:
+            seen = list(dict.fromkeys(t.tolist() + p.tolist()))
+            try:
+                labels = sorted(seen)
+            except TypeError:
+                labels = seen
+        labels = list(labels)
+        index = {label: i for i, label in enumerate(labels)}
+        if len(index) != len(labels):
+            raise ValueError("labels contains duplicates.")
+        unknown = [v for v in dict.fromkeys(t.tolist() + p.tolist()) if v not in index]
+        if unknown:
+            raise ValueError(f"Labels {unknown[:5]} occur in the data but not in labels={labels}.")
+        k = len(labels)
+        if k < 2:
+            raise ValueError(
+                f"Only one class ({labels}) occurs; pass labels=[...] naming all classes."
+            )
+        ti = np.fromiter((index[v] for v in t.tolist()), dtype=np.int64, count=t.size)
+        pi = np.fromiter((index[v] for v in p.tolist()), dtype=np.int64, count=p.size)
+        counts = np.bincount(ti * k + pi, minlength=k * k).reshape(k, k)
+        return cls(counts, labels=labels, positive=positive, ordered=ordered)
+
+    # ---------------------------------------------------------------- properties
+    @property
+    def counts(self) -> np.ndarray:
+        """Read-only ``(K, K)`` int64 array; rows true, columns predicted."""
+        return self._counts
+
+    @property
+    def labels(self) -> tuple[Hashable, ...]:
+        """Class labels in row order (positive first for a binary matrix)."""
+        return self._labels
+
+    @property
+    def coords(self) -> list[str]:
+        """Labels as strings, used as coordinates of the result."""
+        return [str(label) for label in self._labels]
+
+    @property
+    def positive(self) -> Hashable | None:
+        """The positive class, or None for a multiclass matrix."""
+        return self._positive
+
+    @property
+    def ordered(self) -> bool:
+        """Whether the classes are ordered."""
+        return self._ordered
+
+    @property
+    def n_classes(self) -> int:
+        """Number of classes K."""
+        return self._counts.shape[0]
+
+    @property
+    def n(self) -> int:
+        """Total number of samples."""
+        return int(self._counts.sum())
+
+    @property
+    def is_binary(self) -> bool:
+        """True for a 2x2 matrix with a named positive class."""
+        return self._positive is not None
+
+    @property
+    def cells(self) -> dict[str, int]:
+        """``{"tp", "fn", "fp", "tn"}`` counts of a binary matrix."""
+        if not self.is_binary:
+            raise ValueError("cells are defined for binary matrices only; pass positive=...")
+        (tp, fn), (fp, tn) = self._counts.tolist()
+        return {"tp": tp, "fn": fn, "fp": fp, "tn": tn}
+
+    @property
+    def kind(self) -> str:
+        """``"binary"`` or ``"multiclass"``."""
+        return "binary" if self.is_binary else "multiclass"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ConfusionMatrix):
+            return NotImplemented
+        return (
+            np.array_equal(self._counts, other._counts)
+            and self._labels == other._labels
+            and self._positive == other._positive
+            and self._ordered == other._ordered
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._counts.tobytes(), self._labels, self._positive, self._ordered))
+
+    def __repr__(self) -> str:
+        extra = f", positive={self._positive!r}" if self.is_binary else ""
+        extra += ", ordered=True" if self._ordered else ""
+        return (
+            f"ConfusionMatrix({self._counts.tolist()}, labels={list(self._labels)!r}{extra})"
+        )
+
+
+def _as_label_array(values: Iterable[Hashable], name: str) -> np.ndarray:
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence of labels, not a single string.")
+    arr = np.asarray(list(values) if not hasattr(values, "__len__") else values, dtype=object)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}.")
+    for v in arr:
+        if v is None or (isinstance(v, float) and np.isnan(v)):
+            raise ValueError(f"{name} contains a missing value ({v!r}); drop or label it first.")
+    return arr
+
+
+def as_batch(data: Any) -> tuple[list[str] | None, list[ConfusionMatrix]]:
+    """Normalise ``fit``'s input to (names or None, matrices), checking a batch is consistent."""
+    if isinstance(data, ConfusionMatrix):
+        return None, [data]
+    if isinstance(data, Mapping):
+        if not data:
+            raise ValueError("The mapping of classifiers is empty.")
+        names = [str(k) for k in data]
+        if len(set(names)) != len(names):
+            raise ValueError("Classifier names must be unique as strings.")
+        mats = list(data.values())
+        for name, cm in zip(names, mats, strict=True):
+            if not isinstance(cm, ConfusionMatrix):
+                raise TypeError(
+                    f"Classifier {name!r} is a {type(cm).__name__}, not a ConfusionMatrix; "
+                    "wrap counts with bcm.ConfusionMatrix(...) or from_counts(...)."
+                )
+        first = mats[0]
+        for name, cm in zip(names, mats, strict=True):
+            if cm.counts.shape != first.counts.shape or cm.labels != first.labels:
+                raise ValueError(
+                    f"Classifier {name!r} has labels {list(cm.labels)}, but {names[0]!r} has "
+                    f"{list(first.labels)}; a batch needs matrices of the same classes."
+                )
+            if cm.positive != first.positive or cm.ordered != first.ordered:
+                raise ValueError(
+                    f"Classifier {name!r} differs from {names[0]!r} in positive/ordered."
+                )
+        return names, mats
+    raise TypeError(
+        f"fit expects a ConfusionMatrix or a mapping of names to them, got {type(data).__name__}."
+    )

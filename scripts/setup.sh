@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Create .venv with a Python >= 3.12 and install bayescm into it.
+#   bash scripts/setup.sh          # the package
+#   bash scripts/setup.sh test     # the package and the test tools
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extra="${1:-}"
+
+version_ok() { "$1" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; }
+
+find_python() {
+    local c
+    for c in "${BAYESCM_PYTHON:-}" python3.13 python3.12 python3; do
+        [ -n "$c" ] || continue
+        if command -v "$c" >/dev/null 2>&1 && version_ok "$(command -v "$c")"; then
+            command -v "$c"; return 0
+        fi
+    done
+    local root
+    root="$(pyenv root 2>/dev/null || echo "${PYENV_ROOT:-$HOME/.pyenv}")"
+    for c in $(ls -d "$root"/versions/3.1[2-9]*/bin/python 2>/dev/null | sort -rV); do
+        if version_ok "$c"; then echo "$c"; return 0; fi
+    done
+    return 1
+}
+
+if [ -x .venv/bin/python ] && version_ok .venv/bin/python; then
+    py=.venv/bin/python
+else
+    if ! base="$(find_python)"; then
+        cat >&2 <<'MSG'
+error: bayescm needs Python >= 3.12, and none was found.
+Looked for: $BAYESCM_PYTHON, python3.13, python3.12, python3 on PATH, and $(pyenv root)/versions/3.12+.
+Fix: install one (e.g. `pyenv install 3.12`) or point BAYESCM_PYTHON at its interpreter, then rerun.
+MSG
+        exit 1
+    fi
+    echo "setup: using $base ($("$base" -c 'import sys; print(sys.version.split()[0])'))"
+    rm -rf .venv
+    "$base" -m venv .venv
+    py=.venv/bin/python
+fi
+"$py" -m pip install --quiet --upgrade pip
+if [ "$extra" = "test" ]; then
+    "$py" -m pip install --quiet -e ".[test]"
+else
+    "$py" -m pip install --quiet -e .
+fi
+echo "setup: bayescm installed in .venv ($("$py" -c 'import bayescm; print(bayescm.__version__)'))"
