@@ -1,75 +1,21 @@
-"""Exact sampling: independent draws from the closed-form (conjugate) posterior with NumPy.
+"""Exact sampling: independent draws from closed-form (conjugate) posteriors with NumPy.
 
-With Beta priors the binary model's posterior factorises into three Betas::
-
-    prevalence ~ Beta(a + TP + FN, b + FP + TN)
-    tpr        ~ Beta(a + TP, b + FN)
-    tnr        ~ Beta(a + TN, b + FP)
-
-Draws are vectorised over chains, draws and a batch of classifiers at once.
+Draws are vectorised over chains, draws, a batch of classifiers and classes at once; there is no
+Python loop over draws.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from .priors import Beta, Fixed
-
-__all__ = ["binary_posterior_parameters", "draw_beta"]
-
-
-def binary_posterior_parameters(
-    counts: np.ndarray, priors: dict[str, Any], names: list[str] | None = None
-) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Posterior Beta parameters ``(alpha, beta)`` of each free parameter for ``(B, 2, 2)`` counts.
-
-    Raises a ``ValueError`` naming the parameter (and classifier) when an improper prior meets a
-    zero count and the posterior would be improper.
-
-    Examples
-    --------
-    >>> import numpy as np, bayescm as bcm
-    >>> from bayescm.exact import binary_posterior_parameters
-    >>> post = binary_posterior_parameters(np.array([[[26, 0], [2, 6]]]),
-    ...                                    {p: bcm.Laplace() for p in ("prevalence", "tpr", "tnr")})
-    >>> post["tpr"]
-    (array([27.]), array([1.]))
-    """
-    tp, fn, fp, tn = (counts[:, i, j].astype(float) for i, j in ((0, 0), (0, 1), (1, 0), (1, 1)))
-    data = {
-        "prevalence": (tp + fn, fp + tn, "TP + FN (positives)", "FP + TN (negatives)"),
-        "tpr": (tp, fn, "TP", "FN"),
-        "tnr": (tn, fp, "TN", "FP"),
-    }
-    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    for name, (succ, fail, s_name, f_name) in data.items():
-        prior = priors[name]
-        if isinstance(prior, Fixed):
-            continue
-        if not isinstance(prior, Beta):
-            raise TypeError(f"The exact sampler needs a Beta prior for {name}, got {prior!r}.")
-        a, b = prior.alpha + succ, prior.beta + fail
-        bad = (a <= 0) | (b <= 0)
-        if bad.any():
-            i = int(np.argmax(bad))
-            which = s_name if a[i] <= 0 else f_name
-            who = f" of classifier {names[i]!r}" if names is not None else ""
-            raise ValueError(
-                f"The {prior.name} prior on {name}{who} gives an improper posterior because "
-                f"{which} = 0. Use a proper prior for {name} (e.g. prior='jeffreys' or "
-                f"{name}='laplace')."
-            )
-        out[name] = (a, b)
-    return out
+__all__ = ["draw_beta", "draw_dirichlet"]
 
 
 def draw_beta(
     rng: np.random.Generator, alpha: np.ndarray | float, beta: np.ndarray | float,
     chains: int, draws: int,
 ) -> np.ndarray:
-    """Draws of shape ``(chains, draws, *shape(alpha))`` from Beta(alpha, beta).
+    """Draws of shape ``(chains, draws, *broadcast(alpha, beta).shape)`` from Beta(alpha, beta).
 
     Examples
     --------
@@ -82,3 +28,35 @@ def draw_beta(
     beta = np.asarray(beta, dtype=float)
     shape = (chains, draws) + np.broadcast_shapes(alpha.shape, beta.shape)
     return rng.beta(alpha, beta, size=shape)
+
+
+def draw_dirichlet(rng: np.random.Generator, alpha: np.ndarray, chains: int, draws: int
+                   ) -> np.ndarray:
+    """Draws of shape ``(chains, draws, *alpha.shape)`` from Dirichlet(alpha) along the last axis.
+
+    Normalised Gamma variates, so ``alpha`` may carry any leading batch shape (NumPy's own
+    ``dirichlet`` takes a single vector). A component with ``alpha == 0`` is exactly 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm.exact import draw_dirichlet
+    >>> x = draw_dirichlet(np.random.default_rng(0), np.ones((5, 3)), 2, 100)
+    >>> x.shape, bool(np.allclose(x.sum(-1), 1))
+    ((2, 100, 5, 3), True)
+    """
+    alpha = np.asarray(alpha, dtype=float)
+    gamma = rng.standard_gamma(alpha, size=(chains, draws) + alpha.shape)
+    total = gamma.sum(axis=-1, keepdims=True)
+    # A Gamma(a) variate with tiny a can underflow to 0 in every component; a fresh set is
+    # then drawn via the log-space construction Gamma(a) = Gamma(a + 1) * U^(1/a).
+    empty = total[..., 0] == 0
+    if np.any(empty & (alpha.sum(-1) > 0)):
+        log_g = np.log(rng.standard_gamma(alpha + 1.0, size=gamma.shape)) + np.log(
+            rng.random(gamma.shape)) / np.where(alpha > 0, alpha, 1.0)
+        log_g = np.where(alpha > 0, log_g, -np.inf)
+        log_g -= log_g.max(axis=-1, keepdims=True)
+        redo = np.exp(log_g)
+        gamma = np.where(empty[..., None], redo, gamma)
+        total = gamma.sum(axis=-1, keepdims=True)
+    return gamma / total

@@ -1,4 +1,11 @@
-"""``fit``: from confusion matrices to a result tree with the posterior of every metric."""
+"""``fit``: from confusion matrices to a result tree with the posterior of every metric.
+
+The pipeline is the same for every model kind (binary, multiclass): resolve priors and metrics,
+draw the parameters (exactly with NumPy, or with NUTS), derive ``theta`` and every metric with
+the same vectorised functions for the posterior, the prior and the observed matrix, compute
+diagnostics, and assemble the tree. What differs between kinds lives in the kind object
+(:class:`bayescm.binary.BinaryModel`, :class:`bayescm.multiclass.MulticlassModel`).
+"""
 
 from __future__ import annotations
 
@@ -10,22 +17,18 @@ import xarray as xr
 
 from . import _container as box
 from ._version import __version__
+from .binary import matrices_counts
 from .confusion import ConfusionMatrix, as_batch
 from .diagnostics import ess, rhat
-from .exact import binary_posterior_parameters, draw_beta
-from .metrics import BINARY_METRICS, Metric, evaluate, resolve_metrics
-from .model import BINARY_PARAMETERS, binary_cells, build_model, resolve_binary_priors
-from .priors import Beta, Fixed, is_conjugate, prior_to_dict
+from .metrics import Metric, resolve_metrics
+from .model import _checked_overrides, model_kind
+from .priors import Fixed, is_conjugate, prior_to_dict
 from .stats import HDI_PROB, check_prob
 
 __all__ = ["fit"]
 
-CELL_DIMS = ("true_class", "pred_class")
 METHODS = ("auto", "exact", "nuts")
-DIAGNOSTIC_METHODS = {
-    "exact": ("split", "mean"),
-    "nuts": ("rank", "bulk"),
-}
+DIAGNOSTIC_METHODS = {"exact": ("split", "mean"), "nuts": ("rank", "bulk")}
 _DIAGNOSTIC_NOTES = {
     "exact": (
         "exact draws are independent; r_hat is the classic split R-hat (Gelman & Rubin 1992, "
@@ -51,8 +54,8 @@ def _choose_method(method: str, priors: Mapping[str, Any]) -> str:
     if method == "exact" and not conjugate:
         custom = [k for k, p in priors.items() if not is_conjugate(p)]
         raise ValueError(
-            f"method='exact' needs conjugate (Beta or Fixed) priors, but {custom} have custom "
-            "priors; use method='nuts' or 'auto'."
+            f"method='exact' needs conjugate priors (Beta, Dirichlet or Fixed), but {custom} "
+            "have custom priors; use method='nuts' or 'auto'."
         )
     if method == "auto":
         return "exact" if conjugate else "nuts"
@@ -76,6 +79,7 @@ def fit(
     tpr: Any = None,
     tnr: Any = None,
     *,
+    rates: Any = None,
     method: str = "auto",
     draws: int = 5000,
     chains: int = 4,
@@ -94,13 +98,19 @@ def fit(
         ``classifier`` dim (the exact path draws the whole batch in one vectorised step).
     prior : str or prior, default "laplace"
         Prior of every parameter not given separately: ``"laplace"``, ``"jeffreys"``,
-        ``"haldane"``, a :class:`~bayescm.Beta`, or an object with ``create_variable(name)``.
-    prevalence, tpr, tnr : prior, optional
-        Per-parameter priors overriding ``prior``; ``prevalence`` may be
-        :class:`~bayescm.Fixed` (a curated test set's known share of positives).
+        ``"haldane"``, a :class:`~bayescm.Beta` (binary) or :class:`~bayescm.Dirichlet`
+        (multiclass), or an object with ``create_variable(name)`` (sampled with NUTS).
+    prevalence : prior, optional
+        Prior of the class prevalence; :class:`~bayescm.Fixed` for a curated test set whose
+        share of each class was chosen, not observed.
+    tpr, tnr : prior, optional
+        Binary matrices: priors of the true positive and true negative rates.
+    rates : prior, optional
+        Multiclass matrices: prior of each true class's row of prediction rates.
     method : {"auto", "exact", "nuts"}
         ``"exact"`` draws from the closed-form posterior (NumPy); ``"nuts"`` samples
-        :func:`build_model` with PyMC; ``"auto"`` picks exact when every prior is conjugate.
+        :func:`~bayescm.build_model` with PyMC; ``"auto"`` picks exact when every prior is
+        conjugate.
     draws, chains : int
         Draws per chain and number of chains (default 4 x 5,000 = 20,000, as in the paper).
     random_seed : int or numpy Generator, optional
@@ -109,7 +119,7 @@ def fit(
         Metrics to compute (aliases accepted, custom :class:`~bayescm.Metric` objects too);
         default all. The parameters and ``theta`` are always stored.
     hdi_prob : float, default 0.95
-        Recorded as the tree's default interval probability for :func:`summary`.
+        Recorded as the tree's default interval probability for :func:`~bayescm.summary`.
     progressbar : bool, default False
         Show PyMC's progress bar (NUTS).
     **sample_kwargs
@@ -118,10 +128,17 @@ def fit(
     Returns
     -------
     xarray.DataTree
-        Groups ``posterior``, ``prior`` (absent for improper priors), ``observed_data``,
-        ``observed_metrics`` (every variable evaluated at counts / N), ``diagnostics`` (R-hat and
-        ESS along a ``diagnostic`` dim), ``constant_data`` (a fixed prevalence) and, for NUTS,
-        ``sample_stats``. The prior group has no ``classifier`` dim: priors are shared.
+        Groups ``posterior``, ``prior`` (absent for improper priors), ``observed_data``
+        (``counts``), ``observed_metrics`` (every posterior variable evaluated at counts / N),
+        ``diagnostics`` (R-hat and ESS along a ``diagnostic`` dim), ``constant_data`` (a fixed
+        prevalence) and, for NUTS, ``sample_stats``. The prior group has no ``classifier`` dim
+        unless a custom prior gives it one: priors are shared by the batch.
+
+    Raises
+    ------
+    ValueError
+        Unknown method or metric, improper posterior (Haldane prior with a zero count), exact
+        method with a non-conjugate prior.
 
     See Also
     --------
@@ -140,133 +157,119 @@ def fit(
     draws = _check_int(draws, "draws", 1)
     chains = _check_int(chains, "chains", 1)
     hdi_prob = check_prob(hdi_prob)
-    if not mats[0].is_binary:
-        from .multiclass import fit_multiclass
-
-        return fit_multiclass(names, mats, prior=prior, prevalence=prevalence, method=method,
-                              draws=draws, chains=chains, random_seed=random_seed,
-                              metrics=metrics, hdi_prob=hdi_prob, progressbar=progressbar,
-                              extra={"tpr": tpr, "tnr": tnr}, **sample_kwargs)
-    priors = resolve_binary_priors(prior, prevalence, tpr, tnr)
+    kind = model_kind(mats[0])
+    overrides = _checked_overrides(kind, {"prevalence": prevalence, "tpr": tpr, "tnr": tnr,
+                                          "rates": rates})
+    priors = kind.resolve_priors(prior, overrides)
     method = _choose_method(method, priors)
-    selected = resolve_metrics(metrics, BINARY_METRICS, "binary")
-    fixed = isinstance(priors["prevalence"], Fixed)
-    free = [p for p in BINARY_PARAMETERS if not (fixed and p == "prevalence")]
-    selected = [m for m in selected if m.name not in BINARY_PARAMETERS]
+    selected = kind.select_metrics(resolve_metrics(metrics, kind.catalogue, kind.name), priors)
     rng_post, rng_prior, nuts_seed = _seeds(random_seed)
-    counts = np.stack([cm.counts for cm in mats])
+    counts = matrices_counts(mats)
+    free = kind.free(priors)
 
     groups: dict[str, xr.Dataset] = {}
     if method == "exact":
-        post = binary_posterior_parameters(counts, priors, names)
-        params = {p: draw_beta(rng_post, *post[p], chains, draws) for p in free}
+        params = kind.exact_posterior(counts, priors, rng_post, chains, draws, names)
     else:
-        model = build_model(data, prior, prevalence, tpr, tnr)
         import pymc as pm
 
+        model = kind.build_pymc(names, counts, priors)
         sample_kwargs.setdefault("compute_convergence_checks", False)
         trace = pm.sample(draws=draws, chains=chains, random_seed=nuts_seed, model=model,
                           progressbar=progressbar, **sample_kwargs)
-        params = {p: np.asarray(trace["posterior"][p].values) for p in free}
-        if names is None:
-            params = {p: v[..., None] for p, v in params.items()}
+        params = {p: _batch_axis(trace["posterior"][p], names, kind, p)
+                  for p in free}
         groups["sample_stats"] = box.get_group(trace, "sample_stats")
 
-    batch_dims = ("classifier",) if names is not None else ()
     coords: dict[str, Any] = {"chain": np.arange(chains), "draw": np.arange(draws),
-                              "true_class": mats[0].coords, "pred_class": mats[0].coords,
-                              "diagnostic": ["r_hat", "ess_bulk"]}
+                              "diagnostic": ["r_hat", "ess_bulk"], **kind.coords()}
     if names is not None:
         coords["classifier"] = names
-    fixed_value = priors["prevalence"].value if fixed else None
-
     batch = "drop" if names is None else "keep"
-    posterior_vars = _derived(params, fixed_value, selected, box.SAMPLE_DIMS, batch)
-    groups["posterior"] = box.make_dataset(posterior_vars, coords, {"method": method})
+
+    posterior = _variables(kind.derive(params, priors, selected), box.SAMPLE_DIMS, batch, kind,
+                           selected)
+    groups["posterior"] = box.make_dataset(posterior, coords, {"method": method})
     r_method, e_method = DIAGNOSTIC_METHODS[method]
     groups["diagnostics"] = box.make_dataset(
-        _diagnostics(posterior_vars, r_method, e_method), coords,
+        _diagnostics(posterior, r_method, e_method), coords,
         {"r_hat_method": r_method, "ess_method": e_method, "note": _DIAGNOSTIC_NOTES[method]},
     )
-    prior_group = _prior_draws(priors, free, method, data, prior, prevalence, tpr, tnr,
-                               rng_prior, chains, draws)
-    if prior_group is not None:
-        prior_params, prior_batch = prior_group
+    prior_params, prior_batch = _prior_draws(kind, priors, names, counts, rng_prior, chains,
+                                             draws)
+    if prior_params is not None:
         groups["prior"] = box.make_dataset(
-            _derived(prior_params, fixed_value, selected, box.SAMPLE_DIMS,
-                     batch if prior_batch else "none"),
-            coords, {"method": method})
+            _variables(kind.derive(prior_params, priors, selected), box.SAMPLE_DIMS,
+                       batch if prior_batch else "none", kind, selected),
+            coords, {"method": "exact" if not prior_batch and method == "exact" else method})
 
-    with np.errstate(divide="ignore", invalid="ignore"):
-        n = counts.sum(axis=(1, 2))
-        obs_cells = [counts[:, i, j] / n for i, j in ((0, 0), (0, 1), (1, 0), (1, 1))]
-    obs_params = {
-        "prevalence": (obs_cells[0] + obs_cells[1]),
-        "tpr": BINARY_METRICS["tpr"](*obs_cells),
-        "tnr": BINARY_METRICS["tnr"](*obs_cells),
-    }
-    obs_params = {p: v for p, v in obs_params.items() if p in free}
+    obs_params, obs_theta = kind.observed(counts, priors)
     groups["observed_metrics"] = box.make_dataset(
-        _derived(obs_params, fixed_value, selected, (), batch, observed_cells=obs_cells),
+        _variables(kind.derive(obs_params, priors, selected, theta=obs_theta), (), batch, kind,
+                   selected),
         coords, {"note": "every posterior variable evaluated at the observed counts / N; "
                          "NaN means undefined (0/0), inf unbounded"})
-    counts_out = counts[0] if names is None else counts
+    cell_dims = ("true_class", "pred_class")
     groups["observed_data"] = box.make_dataset(
-        {"counts": (batch_dims + CELL_DIMS, counts_out, {"long_name": "confusion matrix counts"})},
+        {"counts": ((() if names is None else ("classifier",)) + cell_dims,
+                    counts[0] if names is None else counts,
+                    {"long_name": "confusion matrix counts (rows true, columns predicted)"})},
         coords)
+    fixed = {p: v for p, v in priors.items() if isinstance(v, Fixed)}
     if fixed:
         groups["constant_data"] = box.make_dataset(
-            {"prevalence": ((), np.asarray(fixed_value), {"long_name": "fixed prevalence"})},
-            coords)
+            {p: (kind.param_dims(p), np.asarray(v.value), {"long_name": f"fixed {p}"})
+             for p, v in fixed.items()}, coords)
 
     attrs = {
         "bayescm_version": __version__,
-        "model": "binary",
+        "model": kind.name,
         "method": method,
         "priors": box.json_attr({k: prior_to_dict(v) for k, v in priors.items()}),
         "hdi_prob": hdi_prob,
-        "positive": str(mats[0].coords[0]),
+        "labels": box.json_attr(kind.labels),
         "metrics": box.json_attr([m.name for m in selected]),
         "draws": draws,
         "chains": chains,
-        "random_seed": -1 if random_seed is None or not isinstance(random_seed, int)
-        else int(random_seed),
+        "random_seed": random_seed if isinstance(random_seed, int) else -1,
     }
-    if prior_group is None:
+    if mats[0].is_binary:
+        attrs["positive"] = kind.labels[0]
+    if getattr(kind, "ordered", False):
+        attrs["ordered"] = 1
+    if prior_params is None:
         attrs["prior_note"] = "no prior group: an improper prior (Haldane) cannot be sampled"
     return box.make_tree(groups, attrs)
 
 
-def _derived(
-    params: Mapping[str, np.ndarray],
-    fixed_prevalence: float | None,
-    selected: list[Metric],
+def _batch_axis(da: xr.DataArray, names: list[str] | None, kind: Any, p: str) -> np.ndarray:
+    """NUTS draws as ``(chain, draw, B, *param_dims)``, adding B = 1 for a single matrix."""
+    order = ["chain", "draw"] + (["classifier"] if names is not None else [])
+    order += list(kind.param_dims(p))
+    arr = np.asarray(da.transpose(*order).values)
+    return arr if names is not None else arr[:, :, None]
+
+
+def _variables(
+    derived: Mapping[str, tuple[tuple[str, ...], np.ndarray]],
     lead: tuple[str, ...],
     batch: str,
-    observed_cells: list[np.ndarray] | None = None,
+    kind: Any,
+    selected: list[Metric],
 ) -> dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, str]]]:
-    """Parameters, theta and metrics as ``{name: (dims, array, attrs)}``.
+    """Name the axes of derived arrays: ``lead`` dims, then the batch axis, then extra dims.
 
-    ``batch`` says what the arrays' last axis is: ``"keep"`` a ``classifier`` axis, ``"drop"``
-    a length-1 batch axis of a single matrix, ``"none"`` no batch axis (shared prior draws).
+    ``batch`` says what the axis after ``lead`` is: ``"keep"`` the ``classifier`` axis,
+    ``"drop"`` a length-1 axis of a single matrix (removed), ``"none"`` absent (shared prior).
     """
-    tpr, tnr = params["tpr"], params["tnr"]
-    prev = params["prevalence"] if fixed_prevalence is None else fixed_prevalence
-    cells = observed_cells if observed_cells is not None else binary_cells(prev, tpr, tnr)
-    shape = np.broadcast_shapes(*(np.shape(c) for c in cells))
-    cells = [np.broadcast_to(c, shape) for c in cells]
-    values: dict[str, np.ndarray] = dict(params)
-    values.update(evaluate(selected, tuple(cells), shape))
-    theta = np.stack([np.stack(cells[:2], axis=-1), np.stack(cells[2:], axis=-1)], axis=-2)
-    values["theta"] = theta
-    long_names = {m.name: m.long_name for m in BINARY_METRICS.values()}
+    long_names = {m.name: m.long_name for m in kind.catalogue.values()}
     long_names.update({m.name: m.long_name for m in selected})
-    long_names["theta"] = "confusion probability matrix"
+    long_names.update(getattr(kind, "parameter_long_names", {}))
+    long_names["theta"] = "confusion probability matrix (rows true, columns predicted)"
     out = {}
-    for name, arr in values.items():
-        extra = CELL_DIMS if name == "theta" else ()
+    for name, (extra, arr) in derived.items():
         if batch == "drop":
-            arr = arr[(Ellipsis, 0) + (slice(None),) * len(extra)]
+            arr = arr[(slice(None),) * len(lead) + (0,)]
         dims = lead + (("classifier",) if batch == "keep" else ()) + extra
         out[name] = (dims, arr, {"long_name": long_names.get(name, name)})
     return out
@@ -283,29 +286,31 @@ def _diagnostics(
 
 
 def _prior_draws(
-    priors: Mapping[str, Any], free: list[str], method: str, data: Any, prior: Any,
-    prevalence: Any, tpr: Any, tnr: Any, rng: np.random.Generator, chains: int, draws: int,
-) -> tuple[dict[str, np.ndarray], bool] | None:
-    """Prior draws of the free parameters: (arrays, whether they carry a batch axis) or None."""
-    used = [priors[p] for p in free]
-    if any(isinstance(p, Beta) and not p.proper for p in used):
-        return None
-    if all(isinstance(p, Beta) for p in used):
-        return {p: draw_beta(rng, priors[p].alpha, priors[p].beta, chains, draws) for p in free}, False
+    kind: Any, priors: Mapping[str, Any], names: list[str] | None, counts: np.ndarray,
+    rng: np.random.Generator, chains: int, draws: int,
+) -> tuple[dict[str, np.ndarray] | None, bool]:
+    """Prior draws of the free parameters and whether they carry a batch axis.
+
+    Conjugate proper priors are drawn with NumPy once for the whole batch (shape
+    ``(chains, draws, *param_dims)``); custom priors with PyMC's prior sampler; improper priors
+    give None.
+    """
+    if kind.improper(priors):
+        return None, False
+    exact = kind.exact_prior(priors, rng, chains, draws)
+    if exact is not None:
+        return exact, False
     import pymc as pm
 
-    model = build_model(data, prior, prevalence, tpr, tnr)
-    seed = int(rng.integers(2**31))
-    prior_tree = pm.sample_prior_predictive(draws=chains * draws, model=model, var_names=free,
-                                            random_seed=seed)
+    model = kind.build_pymc(names, counts, priors)
+    free = kind.free(priors)
+    tree = pm.sample_prior_predictive(draws=chains * draws, model=model, var_names=free,
+                                      random_seed=int(rng.integers(2**31)))
     out = {}
-    batched = False
     for p in free:
-        arr = np.asarray(prior_tree["prior"][p].values)  # (1, chains * draws, [classifier])
-        arr = arr.reshape((chains, draws) + arr.shape[2:])
-        batched = batched or arr.ndim == 3
-        out[p] = arr
-    if batched:
-        out = {p: (a if a.ndim == 3 else np.broadcast_to(a[..., None], a.shape + (1,)))
-               for p, a in out.items()}
-    return out, batched
+        da = tree["prior"][p]
+        order = ["chain", "draw"] + (["classifier"] if names is not None else [])
+        order += list(kind.param_dims(p))
+        arr = np.asarray(da.transpose(*order).values)
+        out[p] = arr.reshape((chains, draws) + arr.shape[2:])
+    return out, names is not None

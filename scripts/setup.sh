@@ -10,7 +10,7 @@ version_ok() { "$1" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) el
 
 find_python() {
     local c
-    for c in "${BAYESCM_PYTHON:-}" python3.13 python3.12 python3; do
+    for c in "${BAYESCM_PYTHON:-}" python3.12 python3.13 python3; do
         [ -n "$c" ] || continue
         if command -v "$c" >/dev/null 2>&1 && version_ok "$(command -v "$c")"; then
             command -v "$c"; return 0
@@ -18,7 +18,7 @@ find_python() {
     done
     local root
     root="$(pyenv root 2>/dev/null || echo "${PYENV_ROOT:-$HOME/.pyenv}")"
-    for c in $(ls -d "$root"/versions/3.1[2-9]*/bin/python 2>/dev/null | sort -rV); do
+    for c in $(ls -d "$root"/versions/3.1[2-9]*/bin/python 2>/dev/null | sort -V); do
         if version_ok "$c"; then echo "$c"; return 0; fi
     done
     return 1
@@ -40,10 +40,13 @@ MSG
     "$base" -m venv .venv
     py=.venv/bin/python
 fi
-"$py" -m pip install --quiet --upgrade pip
+quiet_pip() {  # pip's notes about unused local index folders are noise here
+    "$py" -m pip install --quiet "$@" 2> >(grep -v '^WARNING: Location' >&2)
+}
+quiet_pip --upgrade pip
 if [ "$extra" = "test" ]; then
-    "$py" -m pip install --quiet -e ".[test]"
+    quiet_pip -e ".[test]"
 else
-    "$py" -m pip install --quiet -e .
+    quiet_pip -e .
 fi
 echo "setup: bayescm installed in .venv ($("$py" -c 'import bayescm; print(bayescm.__version__)'))"
