@@ -39,7 +39,9 @@ def make_dataset(variables: Variables, coords: Mapping[str, Any], attrs: Mapping
                  ) -> xr.Dataset:
     """Build a Dataset from ``{name: (dims, array, attrs)}`` with provenance attributes."""
     used = {d for dims, _, _ in variables.values() for d in dims}
-    data_vars = {name: xr.Variable(dims, arr, dict(va)) for name, (dims, arr, va) in variables.items()}
+    data_vars = {
+        name: xr.Variable(dims, arr, dict(va)) for name, (dims, arr, va) in variables.items()
+    }
     ds_coords = {k: v for k, v in coords.items() if k in used}
     return xr.Dataset(data_vars, coords=ds_coords, attrs={**_provenance(), **dict(attrs)})
 

@@ -43,7 +43,9 @@ def resolve_binary_priors(
     {'prevalence': Jeffreys(), 'tpr': Laplace(), 'tnr': Jeffreys()}
     """
     if isinstance(prior, Fixed):
-        raise ValueError("Fixed can only be given for the prevalence: use prevalence=bcm.Fixed(...).")
+        raise ValueError(
+            "Fixed can only be given for the prevalence: use prevalence=bcm.Fixed(...)."
+        )
     base = resolve_prior(prior, "the default prior")
     chosen = {"prevalence": prevalence, "tpr": tpr, "tnr": tnr}
     out: dict[str, Any] = {}
@@ -95,7 +97,9 @@ def _pymc_rv(name: str, prior: Any, dims: tuple[str, ...], n_batch: int | None) 
     var = prior.create_variable(name)
     expected = 1 if n_batch else 0
     if var.ndim != expected:
-        want = "the `classifier` dim (e.g. Prior(..., dims='classifier'))" if n_batch else "a scalar"
+        want = (
+            "the `classifier` dim (e.g. Prior(..., dims='classifier'))" if n_batch else "a scalar"
+        )
         raise ValueError(
             f"The custom prior for {name} created a variable with {var.ndim} dimension(s); "
             f"it must be {want}."

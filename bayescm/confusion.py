@@ -1,4 +1,4 @@
-"""The confusion matrix: validated counts with labels. Rows are the true class, columns the prediction."""
+"""The confusion matrix: validated counts with labels; rows true class, columns prediction."""
 
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ class ConfusionMatrix:
     {'tp': 26, 'fn': 0, 'fp': 2, 'tn': 6}
     """
 
-    __slots__ = ("_counts", "_labels", "_positive", "_ordered")
+    __slots__ = ("_counts", "_labels", "_ordered", "_positive")
 
     def __init__(
         self,

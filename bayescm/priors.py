@@ -371,7 +371,7 @@ class Dirichlet:
             raise TypeError(f"Dirichlet alpha must be numeric, got {alpha!r}.")
         arr = np.asarray(alpha, dtype=float)
         if arr.ndim > 1:
-            raise ValueError(f"Dirichlet alpha must be a scalar or a vector, got shape {arr.shape}.")
+            raise ValueError(f"Dirichlet alpha must be a scalar or vector, not shape {arr.shape}.")
         if not np.all(np.isfinite(arr)):
             raise ValueError(f"Dirichlet alpha must be finite, got {arr.tolist()}.")
         if np.any(arr < 0) or (not _allow_zero and np.any(arr == 0)):
@@ -405,7 +405,7 @@ class Dirichlet:
 def _is_numeric(value: Any) -> bool:
     try:
         arr = np.asarray(value)
-    except Exception:  # noqa: BLE001 - anything that is not array-like is not numeric
+    except Exception:
         return False
     return arr.dtype.kind in "iuf" and arr.dtype != bool
 
@@ -467,7 +467,7 @@ def prior_to_dict(prior: Any) -> dict[str, Any]:
     if hasattr(prior, "to_dict"):
         try:
             out = dict(prior.to_dict())
-        except Exception:  # noqa: BLE001 - a factory's own serialiser may fail; fall back
+        except Exception:
             out = {}
         if out:
             out.setdefault("name", type(prior).__name__)
