@@ -12,7 +12,7 @@ Examples
 ['diagnostics', 'observed_data', 'observed_metrics']
 """
 
-from . import diagnostics, metrics, priors, stats
+from . import datasets, diagnostics, metrics, priors, stats
 from ._container import load, save
 from ._version import __version__
 from .confusion import ConfusionMatrix, EmptyMatrixWarning
@@ -36,6 +36,7 @@ __all__ = [
     "Metric",
     "__version__",
     "build_model",
+    "datasets",
     "diagnostics",
     "fit",
     "informedness",

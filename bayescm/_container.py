@@ -19,8 +19,10 @@ import xarray as xr
 
 from ._version import __version__
 
-__all__ = ["SAMPLE_DIMS", "make_dataset", "make_tree", "get_group", "has_group", "set_group",
-           "root_attrs", "json_attr", "read_json_attr", "save", "load"]
+__all__ = [
+    "SAMPLE_DIMS", "check_tree", "get_group", "has_group", "json_attr", "load", "make_dataset",
+    "make_tree", "read_json_attr", "root_attrs", "save", "set_group",
+]
 
 SAMPLE_DIMS = ("chain", "draw")
 
@@ -58,12 +60,18 @@ def has_group(idata: xr.DataTree, name: str) -> bool:
     return name in idata.children
 
 
-def get_group(idata: xr.DataTree, name: str) -> xr.Dataset:
-    """The group ``name`` as a Dataset; a clear error if the tree lacks it."""
+def check_tree(idata: object) -> xr.DataTree:
+    """Return ``idata`` if it is a result tree, else raise a TypeError saying what it is."""
     if not isinstance(idata, xr.DataTree):
         raise TypeError(
             f"Expected a result tree from bcm.fit (xarray.DataTree), got {type(idata).__name__}."
         )
+    return idata
+
+
+def get_group(idata: xr.DataTree, name: str) -> xr.Dataset:
+    """The group ``name`` as a Dataset; a clear error if the tree lacks it."""
+    check_tree(idata)
     if name not in idata.children:
         have = ", ".join(idata.children) or "none"
         raise KeyError(f"The result has no {name!r} group (groups: {have}).")

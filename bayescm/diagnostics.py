@@ -43,10 +43,10 @@ def z_scale(x: np.ndarray) -> np.ndarray:
 
 def _rhat_classic(x: np.ndarray) -> np.ndarray:
     n = x.shape[1]
-    chain_mean = x.mean(axis=1)
-    within = x.var(axis=1, ddof=1).mean(axis=0)
-    between = n * chain_mean.var(axis=0, ddof=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        chain_mean = x.mean(axis=1)
+        within = x.var(axis=1, ddof=1).mean(axis=0)
+        between = n * chain_mean.var(axis=0, ddof=1)
         return np.sqrt((between / within + n - 1) / n)
 
 

@@ -103,6 +103,7 @@ def summary(
     >>> table.loc["tnr", "observed"]
     np.float64(0.75)
     """
+    box.check_tree(idata)
     prob = check_prob(idata.attrs.get("hdi_prob", 0.95) if hdi_prob is None else hdi_prob)
     names = resolve_var_names(idata, var_names, group)
     ds = box.get_group(idata, group)

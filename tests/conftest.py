@@ -1,0 +1,42 @@
+"""Shared fixtures: the paper's matrices and closed-form references."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import optimize, stats
+
+import bayescm as bcm
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+DATA = Path(__file__).resolve().parents[1] / "bayescm" / "data"
+
+
+def beta_hdi(a: float, b: float, prob: float = 0.95) -> tuple[float, float]:
+    """Closed-form-based HDI of Beta(a, b): the narrowest interval with mass ``prob``."""
+    dist = stats.beta(a, b)
+    res = optimize.minimize_scalar(
+        lambda p: dist.ppf(p + prob) - dist.ppf(p), bounds=(0.0, 1.0 - prob), method="bounded",
+        options={"xatol": 1e-10},
+    )
+    return float(dist.ppf(res.x)), float(dist.ppf(res.x + prob))
+
+
+@pytest.fixture
+def cocaine() -> bcm.ConfusionMatrix:
+    return bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2)
+
+
+@pytest.fixture(scope="session")
+def table_s1() -> dict[str, dict[str, int]]:
+    """Table S1 of the paper (24 literature classifiers), from the packaged copy."""
+    with (DATA / "literature_table_s1.csv").open() as fh:
+        rows = list(csv.DictReader(fh))
+    return {r["id"]: {k: int(r[k]) for k in ("tp", "fn", "tn", "fp")} for r in rows}
+
+
+def rng(seed: int = 0) -> np.random.Generator:
+    return np.random.default_rng(seed)

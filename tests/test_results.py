@@ -1,0 +1,164 @@
+"""Batches, summaries, probabilities and persistence of result trees."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import bayescm as bcm
+from bayescm.datasets import literature_matrices
+
+
+@pytest.fixture(scope="module")
+def literature():
+    return bcm.fit(literature_matrices(), random_seed=3)
+
+
+def test_batch_layout(literature):
+    post = literature["posterior"]
+    assert post["bm"].dims == ("chain", "draw", "classifier")
+    assert post["theta"].dims == ("chain", "draw", "classifier", "true_class", "pred_class")
+    assert list(post["classifier"].values[:3]) == ["1", "2", "3"]
+    assert literature["observed_data"]["counts"].sel(classifier="7a").values.tolist() == \
+        [[26, 0], [2, 6]]
+    diag = literature["diagnostics"]["bm"]
+    assert diag.dims == ("diagnostic", "classifier")
+    assert (diag.sel(diagnostic="r_hat") < 1.01).all()
+    assert (diag.sel(diagnostic="ess_bulk") > 15_000).all()
+
+
+def test_batch_equals_individual_posteriors(literature):
+    """Each classifier of the vectorised batch has its own closed-form posterior."""
+    mats = literature_matrices()
+    for name in ("1", "8", "14b"):
+        c = mats[name].cells
+        tnr = literature["posterior"]["tnr"].sel(classifier=name).values.ravel()
+        assert stats.kstest(tnr, stats.beta(1 + c["tn"], 1 + c["fp"]).cdf).pvalue > 1e-3
+
+
+def test_paper_deceptive_classifiers(literature):
+    """Paper Fig. 3C: 5b, 6a, 8 and 14b have a considerable chance of being deceptive."""
+    table = bcm.informedness(literature)
+    assert table.index.name == "classifier"
+    assert np.allclose(table.sum(axis=1), 1.0)
+    top4 = set(table["deceptive"].sort_values(ascending=False).index[:4])
+    assert top4 == {"5b", "6a", "8", "14b"}
+    assert table.loc["8", "deceptive"] == pytest.approx(0.14, abs=0.01)
+    # each r_deceptive equals P(TPR + TNR < 1) from the closed-form Betas
+    mats = literature_matrices()
+    for name in ("5b", "6a", "14b"):
+        c = mats[name].cells
+        tpr, tnr = stats.beta(1 + c["tp"], 1 + c["fn"]), stats.beta(1 + c["tn"], 1 + c["fp"])
+        from scipy import integrate
+
+        exact = integrate.quad(lambda x, a=tpr, b=tnr: a.pdf(x) * b.cdf(1 - x), 0, 1)[0]
+        assert table.loc[name, "deceptive"] == pytest.approx(exact, abs=0.012)
+
+
+def test_summary_rows_per_classifier(literature):
+    table = bcm.summary(literature, var_names=["tpr", "bm"])
+    assert list(table.columns) == ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu",
+                                   "r_hat", "ess_bulk"]
+    assert len(table) == 48
+    assert "bm[8]" in table.index
+    assert table.loc["tpr[7a]", "observed"] == 1.0
+    assert (table["mu"] == table["hdi_upper"] - table["hdi_lower"]).all()
+    assert (table["hdi_lower"] <= table["mean"]).all()
+    assert (table["mean"] <= table["hdi_upper"]).all()
+
+
+def test_mu_shrinks_like_one_over_sqrt_n(literature):
+    """MU of TPR falls with the number of positives (paper Fig. 3B, SI S5: MU <~ 2/sqrt(N))."""
+    table = bcm.summary(literature, var_names=["acc"])
+    n = np.array([m.n for m in literature_matrices().values()])
+    assert stats.spearmanr(n, table["mu"].to_numpy()).statistic < -0.8
+    assert (table["mu"].to_numpy()[n > 20] <= 2 / np.sqrt(n[n > 20])).all()
+
+
+def test_summary_options(cocaine):
+    idata = bcm.fit(cocaine, random_seed=0)
+    full = bcm.summary(idata)
+    assert "theta" not in " ".join(full.index)
+    assert len(full) >= 25
+    theta = bcm.summary(idata, var_names=["theta"])
+    assert list(theta.index) == ["theta[positive, positive]", "theta[positive, negative]",
+                                 "theta[negative, positive]", "theta[negative, negative]"]
+    assert theta["observed"].tolist() == pytest.approx([26 / 34, 0, 2 / 34, 6 / 34])
+    narrow = bcm.summary(idata, var_names="tnr", hdi_prob=0.5)
+    assert narrow.loc["tnr", "mu"] < full.loc["tnr", "mu"]
+    assert narrow.attrs["hdi_prob"] == 0.5
+    prior = bcm.summary(idata, group="prior", var_names=["tpr"])
+    assert np.isnan(prior.loc["tpr", "observed"])
+    assert prior.loc["tpr", "mean"] == pytest.approx(
+        0.5, abs=0.01)
+    with pytest.raises(KeyError, match="'auc' is not a known metric"):
+        bcm.summary(idata, var_names=["auc"])
+    with pytest.raises(ValueError, match="hdi_prob must lie strictly"):
+        bcm.summary(idata, hdi_prob=0)
+    with pytest.raises(TypeError, match="Expected a result tree"):
+        bcm.summary({"posterior": 1})
+    restricted = bcm.fit(cocaine, metrics=["bm"], random_seed=0)
+    with pytest.raises(KeyError, match="'mcc' was not computed"):
+        bcm.summary(restricted, var_names=["mcc"])
+
+
+def test_probability(cocaine):
+    idata = bcm.fit(cocaine, random_seed=0)
+    tnr = idata["posterior"]["tnr"].values
+    assert bcm.probability(idata, "specificity", upper=0.5) == pytest.approx((tnr < 0.5).mean())
+    assert bcm.probability(idata, "tnr", 0.5, 0.9) == pytest.approx(
+        ((tnr > 0.5) & (tnr < 0.9)).mean())
+    assert bcm.probability(idata, "tnr", upper=0.5) == pytest.approx(
+        stats.beta(7, 3).cdf(0.5), abs=0.01)
+    with pytest.raises(ValueError, match="Give lower, upper or both"):
+        bcm.probability(idata, "tnr")
+    with pytest.raises(ValueError, match="must be smaller than upper"):
+        bcm.probability(idata, "tnr", 0.9, 0.1)
+    with pytest.raises(TypeError, match="upper must be a number"):
+        bcm.probability(idata, "tnr", upper="0.5")
+    with pytest.raises(TypeError, match="lower must be a number"):
+        bcm.probability(idata, "tnr", lower=float("nan"))
+
+
+def test_probability_over_batch(literature):
+    p = bcm.probability(literature, "bm", upper=0.0)
+    assert p.dims == ("classifier",)
+    assert float(p.sel(classifier="8")) == pytest.approx(
+        bcm.informedness(literature).loc["8", "deceptive"])
+
+
+def test_informedness_rope(cocaine):
+    idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=28, fn=9, tn=3, fp=4), random_seed=0)
+    wide = bcm.informedness(idata, rope=0.1)
+    bm = idata["posterior"]["bm"].values
+    assert wide.loc["bm", "uninformative"] == pytest.approx((np.abs(bm) <= 0.1).mean())
+    assert wide.loc["bm", "deceptive"] == pytest.approx((bm < -0.1).mean())
+    with pytest.raises(ValueError, match=r"rope must lie in \[0, 1\)"):
+        bcm.informedness(idata, rope=-0.1)
+    with pytest.raises(TypeError, match="rope must be a number"):
+        bcm.informedness(idata, rope="0.1")
+
+
+def test_netcdf_round_trip(tmp_path, literature):
+    path = bcm.save(literature, tmp_path / "sub" / "lit.nc")
+    back = bcm.load(path)
+    assert set(back.children) == set(literature.children)
+    assert back.attrs["priors"] == literature.attrs["priors"]
+    np.testing.assert_array_equal(back["posterior"]["bm"].values,
+                                  literature["posterior"]["bm"].values)
+    pd.testing.assert_frame_equal(bcm.summary(back, var_names=["bm"]),
+                                  bcm.summary(literature, var_names=["bm"]))
+    # overwriting a file that was loaded works (written via a temporary file)
+    bcm.save(back, path)
+    assert bcm.load(path)["posterior"]["for"].shape == literature["posterior"]["for"].shape
+
+
+def test_batch_prior_is_shared_and_haldane_batch_names_classifier():
+    mats = {"a": bcm.ConfusionMatrix.from_counts(tp=5, fn=2, tn=4, fp=3),
+            "b": bcm.ConfusionMatrix.from_counts(tp=9, fn=1, tn=8, fp=1)}
+    idata = bcm.fit(mats, prior="jeffreys", random_seed=0)
+    assert "classifier" not in idata["prior"].dims
+    assert stats.kstest(idata["prior"]["tpr"].values.ravel(), stats.beta(0.5, 0.5).cdf
+                        ).pvalue > 1e-3
