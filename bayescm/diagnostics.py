@@ -139,52 +139,65 @@ def ess(x: np.ndarray, method: str = "bulk") -> np.ndarray:
 
 
 def _ess_geyer(s: np.ndarray) -> np.ndarray:
-    """ESS of split chains ``s`` (chain, draw, *rest), following ArviZ's ``_ess`` exactly."""
+    """ESS of split chains ``s`` (chain, draw, *rest), following ArviZ's ``_ess`` exactly.
+
+    Each series stops at its own end of Geyer's initial positive sequence; autocovariances of
+    later lags are computed only for the series still running (re-gathered whenever that set
+    halves), so a few slowly mixing series do not make every series pay for long lags.
+    """
     m, n = s.shape[:2]
     rest = s.shape[2:]
+    size = int(np.prod(rest, dtype=int))
+    flat = s.reshape(m, n, size)
     total = m * n
-    chain_mean = s.mean(axis=1)
-    centred = s - chain_mean[:, None]
-
-    def acov_mean(lag: int) -> np.ndarray:  # mean over chains of the biased autocovariance
-        prod = np.einsum("ij...,ij...->i...", centred[:, : n - lag], centred[:, lag:])
-        return prod.mean(axis=0) / n
-
-    acov0 = acov_mean(0)
+    chain_mean = flat.mean(axis=1)
+    centred = flat - chain_mean[:, None]
+    acov0 = np.einsum("ijk,ijk->k", centred, centred) / (m * n)
     mean_var = acov0 * n / (n - 1.0)
     var_plus = mean_var * (n - 1.0) / n
     if m > 1:
         var_plus = var_plus + chain_mean.var(axis=0, ddof=1)
 
     with np.errstate(divide="ignore", invalid="ignore"):
+        sub_ids = np.arange(size)
+        sub = centred
 
-        def rho(lag: int) -> np.ndarray:
-            return 1.0 - (mean_var - acov_mean(lag)) / var_plus
+        def rho(lag: int, ids: np.ndarray) -> np.ndarray:
+            at = np.searchsorted(sub_ids, ids)
+            if at.size == sub_ids.size:
+                prod = np.einsum("ijk,ijk->k", sub[:, : n - lag], sub[:, lag:])
+            else:
+                prod = np.einsum("ijk,ijk->k", sub[:, : n - lag, at], sub[:, lag:, at])
+            acov = prod / (m * n)
+            return 1.0 - (mean_var[ids] - acov) / var_plus[ids]
 
-        rho_t = [np.ones(rest), rho(1)]
-        even, odd = rho_t[0], rho_t[1]
-        t = np.ones(rest, dtype=np.int64)  # per-series position of Geyer's loop
-        active = np.ones(rest, dtype=bool)
+        all_ids = np.arange(size)
+        rho_t = [np.ones(size), rho(1, all_ids)]
+        even, odd = rho_t[0].copy(), rho_t[1].copy()
+        t = np.ones(size, dtype=np.int64)
+        active = np.ones(size, dtype=bool)
         k = 1
         while True:
             active &= (k < n - 3) & ((even + odd) > 0)
-            if not active.any():
+            ids = np.flatnonzero(active)
+            if ids.size == 0:
                 break
-            new_even, new_odd = rho(k + 1), rho(k + 2)
-            keep = active & ((new_even + new_odd) >= 0)
-            rho_t.append(np.where(keep, new_even, 0.0))
-            rho_t.append(np.where(keep, new_odd, 0.0))
-            even = np.where(active, new_even, even)
-            odd = np.where(active, new_odd, odd)
-            t = np.where(active, t + 2, t)
+            if ids.size * 2 < sub_ids.size:  # re-gather the running series
+                sub, sub_ids = centred[:, :, ids], ids
+            new_even, new_odd = rho(k + 1, ids), rho(k + 2, ids)
+            keep = (new_even + new_odd) >= 0
+            col_even, col_odd = np.zeros(size), np.zeros(size)
+            col_even[ids] = np.where(keep, new_even, 0.0)
+            col_odd[ids] = np.where(keep, new_odd, 0.0)
+            rho_t += [col_even, col_odd]
+            even[ids], odd[ids] = new_even, new_odd
+            t[ids] += 2
             k += 2
         max_t = t - 2
-        rho_arr = np.stack(rho_t + [np.zeros(rest)], axis=0)  # (lags, *rest)
-        idx = np.indices(rest)
+        rho_arr = np.stack(rho_t + [np.zeros(size)], axis=0)  # (lags, size)
+        cols = np.arange(size)
         # improve the estimate with the last positive even autocorrelation
-        improve = even > 0
-        cur = rho_arr[(max_t + 1, *idx)]
-        rho_arr[(max_t + 1, *idx)] = np.where(improve, even, cur)
+        rho_arr[max_t + 1, cols] = np.where(even > 0, even, rho_arr[max_t + 1, cols])
         # Geyer's initial monotone sequence
         for j in range(1, rho_arr.shape[0] - 2, 2):
             on = j <= max_t - 2
@@ -196,14 +209,10 @@ def _ess_geyer(s: np.ndarray) -> np.ndarray:
             avg = prev_sum / 2.0
             rho_arr[j + 1] = np.where(fix, avg, rho_arr[j + 1])
             rho_arr[j + 2] = np.where(fix, avg, rho_arr[j + 2])
-        lags = np.arange(rho_arr.shape[0]).reshape((-1,) + (1,) * len(rest))
+        lags = np.arange(rho_arr.shape[0])[:, None]
         head = np.where(lags <= max_t, rho_arr, 0.0).sum(axis=0)
-        tail = rho_arr[(max_t + 1, *idx)]
-        tau = -1.0 + 2.0 * head + tail
+        tau = -1.0 + 2.0 * head + rho_arr[max_t + 1, cols]
         tau = np.maximum(tau, 1.0 / np.log10(total))
-        out = total / tau
-        nan_any = np.isnan(rho_arr).any(axis=0)
-        out = np.where(nan_any, np.nan, out)
-    flat = s.reshape((-1,) + rest)
-    constant = (flat.max(axis=0) - flat.min(axis=0)) < np.finfo(float).resolution
-    return np.where(constant, float(total), out)
+        out = np.where(np.isnan(rho_arr).any(axis=0), np.nan, total / tau)
+    constant = (flat.max(axis=(0, 1)) - flat.min(axis=(0, 1))) < np.finfo(float).resolution
+    return np.where(constant, float(total), out).reshape(rest)

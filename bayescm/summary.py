@@ -100,8 +100,8 @@ def summary(
     >>> import bayescm as bcm
     >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2), random_seed=1)
     >>> table = bcm.summary(idata, var_names=["tnr"])
-    >>> table.loc["tnr", "observed"]
-    np.float64(0.75)
+    >>> table.loc["tnr", ["observed", "hdi_lower", "hdi_upper"]].round(2).tolist()
+    [0.75, 0.42, 0.94]
     """
     box.check_tree(idata)
     prob = check_prob(idata.attrs.get("hdi_prob", 0.95) if hdi_prob is None else hdi_prob)
@@ -131,7 +131,7 @@ def summary(
     same = len({b.shape[1] for b in blocks}) == 1
     draws = np.concatenate(blocks) if same else None
     if draws is not None:
-        bounds = hdi(draws, prob)
+        bounds = _hdi_rows(draws, prob)
         with np.errstate(invalid="ignore"):
             mean, sd = draws.mean(axis=1), draws.std(axis=1, ddof=1)
     else:  # pragma: no cover - groups always share chain/draw sizes
@@ -155,15 +155,40 @@ def summary(
     return table
 
 
+def _hdi_rows(draws: np.ndarray, prob: float) -> np.ndarray:
+    """:func:`bayescm.stats.hdi` of every row of ``draws``, sorting only the two tails.
+
+    The narrowest window of ``inc + 1`` sorted draws starts among the ``n - inc`` smallest draws
+    and ends among the ``n - inc`` largest, so a partition and two small sorts give exactly the
+    same bounds as a full sort (about twice as fast for many per-class rows).
+    """
+    n = draws.shape[-1]
+    inc = int(np.floor(prob * n))
+    n_int = n - inc
+    if n_int > inc or n < 4:
+        return hdi(draws, prob)
+    part = np.partition(draws, (n_int - 1, inc), axis=-1)
+    low = np.sort(part[:, :n_int], axis=-1)
+    high = np.sort(part[:, inc:], axis=-1)
+    width = high - low
+    start = np.argmin(np.where(np.isnan(width), np.inf, width), axis=-1)[:, None]
+    out = np.stack([np.take_along_axis(low, start, axis=-1)[:, 0],
+                    np.take_along_axis(high, start, axis=-1)[:, 0]], axis=-1)
+    out[np.isnan(draws).any(axis=-1)] = np.nan
+    return out
+
+
 def _aligned(ds: xr.Dataset | None, name: str, rest: tuple[str, ...], like: xr.DataArray,
              n: int, sel: tuple[str, str] | None = None) -> np.ndarray:
+    """Values of ``ds[name]`` (one ``sel`` slice) in the order of ``rest``, as a flat array."""
     if ds is None or name not in ds:
         return np.full(n, np.nan)
     da = ds[name]
     if sel is not None:
-        da = da.sel({sel[0]: sel[1]})
-    template = like.isel({d: 0 for d in box.SAMPLE_DIMS if d in like.dims}, drop=True)
-    da = da.broadcast_like(template).transpose(*rest)
+        da = da.isel({sel[0]: list(da[sel[0]].values).index(sel[1])})
+    if da.dims != rest:  # e.g. prior draws shared by a batch: broadcast to the posterior's dims
+        template = like.isel({d: 0 for d in box.SAMPLE_DIMS if d in like.dims}, drop=True)
+        da = da.broadcast_like(template).transpose(*rest)
     return np.asarray(da.values, dtype=float).reshape(n)
 
 

@@ -7,16 +7,15 @@ estimates say TPR 100 % and TNR 75 %; the posterior says how far from that the t
 Run: ``.venv/bin/python examples/cocaine_purity.py``
 """
 
-import pandas as pd
-
 import bayescm as bcm
 
 cm = bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2, labels=("high purity", "low purity"))
 idata = bcm.fit(cm, random_seed=1)  # Laplace priors, 4 x 5,000 exact draws
 
-with pd.option_context("display.width", 120, "display.max_rows", 100, "display.precision", 3):
-    print(f"Cocaine purity classifier, {cm.n} test samples, Laplace priors, 95 % HDI")
-    print(bcm.summary(idata))
+table = bcm.summary(idata)
+table["ess_bulk"] = table["ess_bulk"].round().astype(int)
+print(f"Cocaine purity classifier, {cm.n} test samples, Laplace priors, 95 % HDI")
+print(table.to_string(float_format=lambda v: f"{v:.3f}"))
 
 tpr = bcm.summary(idata, var_names="tpr").loc["tpr"]
 tnr = bcm.summary(idata, var_names="tnr").loc["tnr"]
