@@ -324,6 +324,10 @@ def catalogue_for(kind: str) -> dict[str, Metric]:
     """The built-in catalogue of a model kind (``"binary"`` or ``"multiclass"``)."""
     if kind == "binary":
         return BINARY_METRICS
+    if kind == "multiclass":
+        from .metrics_multiclass import MULTICLASS_METRICS
+
+        return MULTICLASS_METRICS
     raise ValueError(f"Unknown model kind {kind!r}; expected 'binary' or 'multiclass'.")
 
 

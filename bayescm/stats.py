@@ -43,10 +43,10 @@ def hdi(samples: np.ndarray, prob: float = HDI_PROB, axis: int = -1) -> np.ndarr
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from bayescm.stats import hdi
     The TPR of the paper's cocaine classifier (26 of 26 positives found, Laplace prior):
 
+    >>> import numpy as np
+    >>> from bayescm.stats import hdi
     >>> draws = np.random.default_rng(0).beta(27, 1, size=20_000)
     >>> lo, hi = hdi(draws)
     >>> round(float(lo), 2), round(float(hi), 3)
