@@ -248,12 +248,19 @@ def probability(
     return float(result) if result.ndim == 0 else result
 
 
-def informedness(idata: xr.DataTree, rope: float = 0.0, var: str = "bm") -> pd.DataFrame:
+def informedness(idata: xr.DataTree, rope: float = 0.0, var: str | None = None) -> pd.DataFrame:
     """Chances that a classifier is informative, uninformative or deceptive (paper eqs. 13-14).
 
     ``informative = P(BM > rope)``, ``deceptive = P(BM < -rope)`` and
     ``uninformative = P(|BM| <= rope)``; with ``rope=0`` the middle class is empty and
     ``deceptive`` is the paper's r_deceptive.
+
+    Multiclass results use the Matthews correlation coefficient (Gorodkin's R_K) instead: it is
+    0 when predictions are independent of the truth, 1 for a perfect classifier, and negative
+    for systematic confusion. For two classes its sign equals BM's in every draw
+    (``MCC^2 = BM * MK`` and both share the sign of ``TP TN - FN FP``), so with ``rope=0`` it
+    answers the paper's question exactly. Pass ``var="kappa"`` for Cohen's Kappa (0 at chance
+    agreement given both marginals).
 
     Parameters
     ----------
@@ -261,8 +268,9 @@ def informedness(idata: xr.DataTree, rope: float = 0.0, var: str = "bm") -> pd.D
         A result of :func:`~bayescm.fit` whose posterior holds ``var``.
     rope : float, default 0.0
         Half-width of the region of practical equivalence around 0, in [0, 1).
-    var : str, default "bm"
-        The chance-corrected metric (bookmaker informedness for binary results).
+    var : str, optional
+        The chance-corrected metric; default ``"bm"`` (bookmaker informedness) for binary
+        results and ``"mcc"`` for multiclass ones.
 
     Returns
     -------
@@ -282,6 +290,8 @@ def informedness(idata: xr.DataTree, rope: float = 0.0, var: str = "bm") -> pd.D
         raise TypeError(f"rope must be a number in [0, 1), got {rope!r}.")
     if not 0.0 <= rope < 1.0:
         raise ValueError(f"rope must lie in [0, 1), got {rope}.")
+    if var is None:
+        var = "bm" if idata.attrs.get("model", "binary") == "binary" else "mcc"
     (name,) = resolve_var_names(idata, [var])
     da = box.get_group(idata, "posterior")[name]
     dims = [d for d in box.SAMPLE_DIMS if d in da.dims]
