@@ -12,16 +12,34 @@ Examples
 ['diagnostics', 'observed_data', 'observed_metrics']
 """
 
+from importlib import import_module
+from typing import Any
+
 from . import datasets, diagnostics, metrics, priors, stats
 from ._container import load, save
 from ._version import __version__
 from .confusion import ConfusionMatrix, EmptyMatrixWarning
+from .elicit import cells_from_metrics, priors_from_matrix, priors_from_metrics
 from .fitting import fit
 from .metrics import Metric, list_metrics
 from .model import build_model
+from .predictive import posterior_predictive, prior_predictive
+from .prevalence import with_prevalence
 from .priors import Beta, Dirichlet, Fixed, Haldane, Jeffreys, Laplace
+from .sensitivity import prior_sensitivity
+from .simulate import simulate, simulate_counts
 from .stats import HDI_PROB
 from .summary import informedness, probability, summary
+
+# Submodules with heavier imports (matplotlib) or their own namespace load on first use.
+_LAZY = ("plots", "samplesize")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'bayescm' has no attribute {name!r}")
+
 
 __all__ = [
     "Beta",
@@ -36,6 +54,7 @@ __all__ = [
     "Metric",
     "__version__",
     "build_model",
+    "cells_from_metrics",
     "datasets",
     "diagnostics",
     "fit",
@@ -43,9 +62,19 @@ __all__ = [
     "list_metrics",
     "load",
     "metrics",
+    "plots",
+    "posterior_predictive",
+    "prior_predictive",
+    "prior_sensitivity",
     "priors",
+    "priors_from_matrix",
+    "priors_from_metrics",
     "probability",
+    "samplesize",
     "save",
+    "simulate",
+    "simulate_counts",
     "stats",
     "summary",
+    "with_prevalence",
 ]
