@@ -15,14 +15,16 @@ Examples
 from importlib import import_module
 from typing import Any
 
-from . import datasets, diagnostics, metrics, priors, stats
+from . import datasets, diagnostics, frequentist, metrics, priors, stats
 from ._container import load, save
 from ._version import __version__
+from .compare import leaderboard, prob_superior, rank_probabilities
 from .confusion import ConfusionMatrix, EmptyMatrixWarning
 from .elicit import cells_from_metrics, priors_from_matrix, priors_from_metrics
 from .fitting import fit
 from .metrics import Metric, list_metrics
 from .model import build_model
+from .paired import compare_paired, compare_paired_counts, comparison_table
 from .predictive import posterior_predictive, prior_predictive
 from .prevalence import with_prevalence
 from .priors import Beta, Dirichlet, Fixed, Haldane, Jeffreys, Laplace
@@ -55,10 +57,15 @@ __all__ = [
     "__version__",
     "build_model",
     "cells_from_metrics",
+    "compare_paired",
+    "compare_paired_counts",
+    "comparison_table",
     "datasets",
     "diagnostics",
     "fit",
+    "frequentist",
     "informedness",
+    "leaderboard",
     "list_metrics",
     "load",
     "metrics",
@@ -66,9 +73,11 @@ __all__ = [
     "posterior_predictive",
     "prior_predictive",
     "prior_sensitivity",
+    "rank_probabilities",
     "priors",
     "priors_from_matrix",
     "priors_from_metrics",
+    "prob_superior",
     "probability",
     "samplesize",
     "save",
