@@ -13,8 +13,8 @@ import numpy as np
 import xarray as xr
 
 from . import _container as box
+from ._pipeline import name_variables
 from .binary import BinaryModel
-from .fitting import _variables
 from .metrics import Metric, resolve_metrics
 from .priors import Fixed
 
@@ -82,7 +82,7 @@ def sample_array(da: xr.DataArray, kind: Any, name: str, batched: bool) -> np.nd
 def named(derived: Derived, lead: tuple[str, ...], batched: bool, kind: Any,
           selected: list[Metric]) -> dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, str]]]:
     """Dims and long names of derived arrays that carry a batch axis (length 1 if unbatched)."""
-    return _variables(derived, lead, "keep" if batched else "drop", kind, selected)
+    return name_variables(derived, lead, "keep" if batched else "drop", kind, selected)
 
 
 def coords_of(idata: xr.DataTree, kind: Any, ds: xr.Dataset) -> dict[str, Any]:

@@ -16,37 +16,27 @@ import numpy as np
 import xarray as xr
 
 from . import _container as box
+from ._pipeline import (
+    DIAGNOSTIC_METHODS,
+    DIAGNOSTIC_NOTES,
+    check_int,
+    constant_data,
+    diagnostic_variables,
+    name_variables,
+    prior_draws,
+    seeds,
+)
 from ._version import __version__
 from .binary import matrices_counts
 from .confusion import ConfusionMatrix, as_batch
-from .diagnostics import ess, rhat
 from .metrics import Metric, resolve_metrics
-from .model import _checked_overrides, model_kind
-from .priors import Fixed, is_conjugate, prior_to_dict
+from .model import checked_overrides, model_kind
+from .priors import is_conjugate, prior_to_dict
 from .stats import HDI_PROB, check_prob
 
 __all__ = ["fit"]
 
 METHODS = ("auto", "exact", "nuts")
-DIAGNOSTIC_METHODS = {"exact": ("split", "mean"), "nuts": ("rank", "bulk")}
-_DIAGNOSTIC_NOTES = {
-    "exact": (
-        "exact draws are independent; r_hat is the classic split R-hat (Gelman & Rubin 1992, "
-        "as in the paper) and ess_bulk the Geyer ESS of the raw split chains (rank-normalised "
-        "where draws are not finite)"
-    ),
-    "nuts": "rank-normalised split R-hat and bulk ESS (Vehtari et al. 2021), as in ArviZ",
-}
-
-
-def _check_int(value: Any, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {value!r}.")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}.")
-    return int(value)
-
-
 def _choose_method(method: str, priors: Mapping[str, Any]) -> str:
     if method not in METHODS:
         raise ValueError(f"Unknown method {method!r}; use one of {', '.join(METHODS)}.")
@@ -60,16 +50,6 @@ def _choose_method(method: str, priors: Mapping[str, Any]) -> str:
     if method == "auto":
         return "exact" if conjugate else "nuts"
     return method
-
-
-def _seeds(random_seed: Any) -> tuple[np.random.Generator, np.random.Generator, int]:
-    if isinstance(random_seed, np.random.Generator):
-        seq = random_seed.bit_generator.seed_seq
-    else:
-        seq = np.random.SeedSequence(random_seed)
-    post, prior, nuts = seq.spawn(3)
-    return (np.random.default_rng(post), np.random.default_rng(prior),
-            int(nuts.generate_state(1)[0]))
 
 
 def fit(
@@ -154,16 +134,16 @@ def fit(
     (0.9, 1.0)
     """
     names, mats = as_batch(data)
-    draws = _check_int(draws, "draws", 1)
-    chains = _check_int(chains, "chains", 1)
+    draws = check_int(draws, "draws", 1)
+    chains = check_int(chains, "chains", 1)
     hdi_prob = check_prob(hdi_prob)
     kind = model_kind(mats[0])
-    overrides = _checked_overrides(kind, {"prevalence": prevalence, "tpr": tpr, "tnr": tnr,
+    overrides = checked_overrides(kind, {"prevalence": prevalence, "tpr": tpr, "tnr": tnr,
                                           "rates": rates})
     priors = kind.resolve_priors(prior, overrides)
     method = _choose_method(method, priors)
     selected = kind.select_metrics(resolve_metrics(metrics, kind.catalogue, kind.name), priors)
-    rng_post, rng_prior, nuts_seed = _seeds(random_seed)
+    rng_post, rng_prior, nuts_seed = seeds(random_seed)
     counts = matrices_counts(mats)
     free = kind.free(priors)
 
@@ -187,25 +167,25 @@ def fit(
         coords["classifier"] = names
     batch = "drop" if names is None else "keep"
 
-    posterior = _variables(kind.derive(params, priors, selected), box.SAMPLE_DIMS, batch, kind,
+    posterior = name_variables(kind.derive(params, priors, selected), box.SAMPLE_DIMS, batch, kind,
                            selected)
     groups["posterior"] = box.make_dataset(posterior, coords, {"method": method})
     r_method, e_method = DIAGNOSTIC_METHODS[method]
     groups["diagnostics"] = box.make_dataset(
-        _diagnostics(posterior, r_method, e_method), coords,
-        {"r_hat_method": r_method, "ess_method": e_method, "note": _DIAGNOSTIC_NOTES[method]},
+        diagnostic_variables(posterior, r_method, e_method), coords,
+        {"r_hat_method": r_method, "ess_method": e_method, "note": DIAGNOSTIC_NOTES[method]},
     )
-    prior_params, prior_batch = _prior_draws(kind, priors, names, counts, rng_prior, chains,
+    prior_params, prior_batch = prior_draws(kind, priors, names, counts, rng_prior, chains,
                                              draws)
     if prior_params is not None:
         groups["prior"] = box.make_dataset(
-            _variables(kind.derive(prior_params, priors, selected), box.SAMPLE_DIMS,
+            name_variables(kind.derive(prior_params, priors, selected), box.SAMPLE_DIMS,
                        batch if prior_batch else "none", kind, selected),
             coords, {"method": "exact" if not prior_batch and method == "exact" else method})
 
     obs_params, obs_theta = kind.observed(counts, priors)
     groups["observed_metrics"] = box.make_dataset(
-        _variables(kind.derive(obs_params, priors, selected, theta=obs_theta), (), batch, kind,
+        name_variables(kind.derive(obs_params, priors, selected, theta=obs_theta), (), batch, kind,
                    selected),
         coords, {"note": "every posterior variable evaluated at the observed counts / N; "
                          "NaN means undefined (0/0), inf unbounded"})
@@ -215,11 +195,9 @@ def fit(
                     counts[0] if names is None else counts,
                     {"long_name": "confusion matrix counts (rows true, columns predicted)"})},
         coords)
-    fixed = {p: v for p, v in priors.items() if isinstance(v, Fixed)}
-    if fixed:
-        groups["constant_data"] = box.make_dataset(
-            {p: (kind.param_dims(p), np.asarray(v.value), {"long_name": f"fixed {p}"})
-             for p, v in fixed.items()}, coords)
+    fixed = constant_data(kind, priors, coords)
+    if fixed is not None:
+        groups["constant_data"] = fixed
 
     attrs = {
         "bayescm_version": __version__,
@@ -248,69 +226,3 @@ def _batch_axis(da: xr.DataArray, names: list[str] | None, kind: Any, p: str) ->
     order += list(kind.param_dims(p))
     arr = np.asarray(da.transpose(*order).values)
     return arr if names is not None else arr[:, :, None]
-
-
-def _variables(
-    derived: Mapping[str, tuple[tuple[str, ...], np.ndarray]],
-    lead: tuple[str, ...],
-    batch: str,
-    kind: Any,
-    selected: list[Metric],
-) -> dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, str]]]:
-    """Name the axes of derived arrays: ``lead`` dims, then the batch axis, then extra dims.
-
-    ``batch`` says what the axis after ``lead`` is: ``"keep"`` the ``classifier`` axis,
-    ``"drop"`` a length-1 axis of a single matrix (removed), ``"none"`` absent (shared prior).
-    """
-    long_names = {m.name: m.long_name for m in kind.catalogue.values()}
-    long_names.update({m.name: m.long_name for m in selected})
-    long_names.update(getattr(kind, "parameter_long_names", {}))
-    long_names["theta"] = "confusion probability matrix (rows true, columns predicted)"
-    out = {}
-    for name, (extra, arr) in derived.items():
-        if batch == "drop":
-            arr = arr[(slice(None),) * len(lead) + (0,)]
-        dims = lead + (("classifier",) if batch == "keep" else ()) + extra
-        out[name] = (dims, arr, {"long_name": long_names.get(name, name)})
-    return out
-
-
-def _diagnostics(
-    variables: Mapping[str, tuple[tuple[str, ...], np.ndarray, Any]], r_method: str, e_method: str
-) -> dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, str]]]:
-    out = {}
-    for name, (dims, arr, _) in variables.items():
-        stacked = np.stack([rhat(arr, r_method), ess(arr, e_method)])
-        out[name] = (("diagnostic",) + dims[2:], stacked, {"long_name": f"diagnostics of {name}"})
-    return out
-
-
-def _prior_draws(
-    kind: Any, priors: Mapping[str, Any], names: list[str] | None, counts: np.ndarray,
-    rng: np.random.Generator, chains: int, draws: int,
-) -> tuple[dict[str, np.ndarray] | None, bool]:
-    """Prior draws of the free parameters and whether they carry a batch axis.
-
-    Conjugate proper priors are drawn with NumPy once for the whole batch (shape
-    ``(chains, draws, *param_dims)``); custom priors with PyMC's prior sampler; improper priors
-    give None.
-    """
-    if kind.improper(priors):
-        return None, False
-    exact = kind.exact_prior(priors, rng, chains, draws)
-    if exact is not None:
-        return exact, False
-    import pymc as pm
-
-    model = kind.build_pymc(names, counts, priors)
-    free = kind.free(priors)
-    tree = pm.sample_prior_predictive(draws=chains * draws, model=model, var_names=free,
-                                      random_seed=int(rng.integers(2**31)))
-    out = {}
-    for p in free:
-        da = tree["prior"][p]
-        order = ["chain", "draw"] + (["classifier"] if names is not None else [])
-        order += list(kind.param_dims(p))
-        arr = np.asarray(da.transpose(*order).values)
-        out[p] = arr.reshape((chains, draws) + arr.shape[2:])
-    return out, names is not None

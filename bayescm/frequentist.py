@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from ._pipeline import check_int
 from .metrics import Metric
 from .paired import _kind_and_catalogue, _metric_values, _select_metrics, encode_labels
 
@@ -71,14 +72,6 @@ def _check_ci(ci: Any) -> float:
     if not 0.0 < ci < 1.0:
         raise ValueError(f"ci must lie strictly between 0 and 1, got {ci}.")
     return float(ci)
-
-
-def _check_int(value: Any, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {value!r}.")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}.")
-    return int(value)
 
 
 def _resample(rng: np.random.Generator, counts: np.ndarray, n_boot: int) -> np.ndarray:
@@ -159,7 +152,7 @@ def bootstrap(
     >>> bool(lo < 0 < hi)                                 # independent resampling: unclear
     True
     """
-    n_boot = _check_int(n_boot, "n_boot", 2)
+    n_boot = check_int(n_boot, "n_boot", 2)
     ci = _check_ci(ci)
     if not isinstance(paired, (bool, np.bool_)):
         raise TypeError(f"paired must be True or False, got {paired!r}.")

@@ -73,11 +73,12 @@ def build_model(
     """
     names, mats = as_batch(data)
     kind = model_kind(mats[0])
-    priors = kind.resolve_priors(prior, _checked_overrides(kind, parameter_priors))
+    priors = kind.resolve_priors(prior, checked_overrides(kind, parameter_priors))
     return kind.build_pymc(names, matrices_counts(mats), priors)
 
 
-def _checked_overrides(kind: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
+def checked_overrides(kind: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """Per-parameter priors of a model kind; names it does not have raise a TypeError."""
     unknown = [k for k, v in overrides.items() if k not in kind.prior_arguments and v is not None]
     if unknown:
         raise TypeError(

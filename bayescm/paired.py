@@ -42,9 +42,9 @@ import pandas as pd
 import xarray as xr
 
 from . import _container as box
+from ._pipeline import check_int, diagnostic_variables
 from ._version import __version__
 from .confusion import _as_label_array
-from .diagnostics import ess, rhat
 from .exact import draw_dirichlet
 from .metrics import Metric, catalogue_for, resolve_metrics
 from .priors import Beta, Dirichlet, Fixed, resolve_prior
@@ -173,14 +173,6 @@ def _check_rope(rope: Any, names: Sequence[str]) -> dict[str, float]:
     return out
 
 
-def _check_int(value: Any, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {value!r}.")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}.")
-    return int(value)
-
-
 def _check_names(names: Any) -> list[str]:
     names = [str(n) for n in names]
     if len(names) != 2 or names[0] == names[1]:
@@ -298,15 +290,6 @@ def _derive(theta: np.ndarray, metrics: Sequence[Metric], kind: str, lead: tuple
     return out
 
 
-def _diagnostics(posterior: Mapping[str, tuple[tuple[str, ...], np.ndarray, Any]]
-                 ) -> dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, str]]]:
-    out = {}
-    for name, (dims, arr, _) in posterior.items():
-        stacked = np.stack([rhat(arr, "split"), ess(arr, "mean")])
-        out[name] = (("diagnostic",) + dims[2:], stacked, {"long_name": f"diagnostics of {name}"})
-    return out
-
-
 def _tree(
     counts: np.ndarray, alpha: np.ndarray, cell_dims: tuple[str, ...], coords: dict[str, Any],
     theta_fn: Any, metrics: Sequence[Metric], kind: str, rope: Mapping[str, float],
@@ -341,7 +324,7 @@ def _tree(
     diffs = {m.name: posterior[f"{m.name}_diff"][1] for m in metrics}
     groups = {
         "posterior": box.make_dataset(posterior, coords, {"method": "exact"}),
-        "diagnostics": box.make_dataset(_diagnostics(posterior), coords, {
+        "diagnostics": box.make_dataset(diagnostic_variables(posterior, "split", "mean"), coords, {
             "r_hat_method": "split", "ess_method": "mean",
             "note": "exact draws are independent; classic split R-hat and Geyer ESS"}),
         "comparison": box.make_dataset(_comparison(diffs, metrics, rope, hdi_prob), coords, {
@@ -470,8 +453,8 @@ def compare_paired(
     k = len(classes)
     kind, catalogue = _kind_and_catalogue(k, positive)
     selected = _select_metrics(metrics, catalogue, kind, bool(ordered))
-    draws = _check_int(draws, "draws", 1)
-    chains = _check_int(chains, "chains", 1)
+    draws = check_int(draws, "draws", 1)
+    chains = check_int(chains, "chains", 1)
     hdi_prob = check_prob(hdi_prob)
     names = _check_names(names)
     rope_map = _check_rope(rope, [m.name for m in selected])
@@ -564,8 +547,8 @@ def compare_paired_counts(
     counts = np.array(list(values.values()), dtype=np.int64)
     if counts.sum() == 0:
         raise ValueError("The agreement table is empty: all four counts are 0.")
-    draws = _check_int(draws, "draws", 1)
-    chains = _check_int(chains, "chains", 1)
+    draws = check_int(draws, "draws", 1)
+    chains = check_int(chains, "chains", 1)
     hdi_prob = check_prob(hdi_prob)
     names = _check_names(names)
     acc = catalogue_for("binary")["acc"]

@@ -22,12 +22,12 @@ import xarray as xr
 
 from . import _container as box
 from . import _trees
+from ._pipeline import check_int, constant_data, prior_draws, seeds
 from ._version import __version__
 from .binary import BinaryModel
-from .fitting import _prior_draws, _seeds
 from .metrics import Metric, resolve_metrics
-from .model import _checked_overrides
-from .priors import Fixed, prior_to_dict
+from .model import checked_overrides
+from .priors import prior_to_dict
 from .stats import HDI_PROB, check_prob
 
 __all__ = ["posterior_predictive", "prior_predictive"]
@@ -185,10 +185,8 @@ def prior_predictive(
     >>> bool(((acc > 0.4) & (acc < 0.6)).mean() > 0.2)
     True
     """
-    from .fitting import _check_int
-
-    draws = _check_int(draws, "draws", 1)
-    chains = _check_int(chains, "chains", 1)
+    draws = check_int(draws, "draws", 1)
+    chains = check_int(chains, "chains", 1)
     hdi_prob = check_prob(hdi_prob)
     labels = ["positive", "negative"] if labels is None else [str(v) for v in labels]
     if len(labels) < 2 or len(set(labels)) != len(labels):
@@ -199,17 +197,17 @@ def prior_predictive(
         from .multiclass import MulticlassModel
 
         kind = MulticlassModel(labels, ordered=ordered)
-    overrides = _checked_overrides(kind, {"prevalence": prevalence, "tpr": tpr, "tnr": tnr,
+    overrides = checked_overrides(kind, {"prevalence": prevalence, "tpr": tpr, "tnr": tnr,
                                           "rates": rates})
     priors = kind.resolve_priors(prior, overrides)
     if kind.improper(priors):
         raise ValueError("An improper prior (Haldane) cannot be sampled, so it implies no "
                          "distribution on the metrics; use 'laplace', 'jeffreys' or a Beta.")
     selected = kind.select_metrics(resolve_metrics(metrics, kind.catalogue, kind.name), priors)
-    _, rng, _ = _seeds(random_seed)
+    _, rng, _ = seeds(random_seed)
     k = len(labels)
     zeros = np.zeros((1, k, k), dtype=np.int64)
-    params, batched = _prior_draws(kind, priors, None, zeros, rng, chains, draws)
+    params, batched = prior_draws(kind, priors, None, zeros, rng, chains, draws)
     assert params is not None
     if not batched:
         params = {p: v[:, :, None] for p, v in params.items()}
@@ -218,11 +216,9 @@ def prior_predictive(
     groups = {"prior": box.make_dataset(
         _trees.named(kind.derive(params, priors, selected), box.SAMPLE_DIMS, False, kind,
                      selected), coords, {"note": "metric priors implied by the parameter priors"})}
-    fixed = {p: v for p, v in priors.items() if isinstance(v, Fixed)}
-    if fixed:
-        groups["constant_data"] = box.make_dataset(
-            {p: (kind.param_dims(p), np.asarray(v.value), {"long_name": f"fixed {p}"})
-             for p, v in fixed.items()}, coords)
+    fixed = constant_data(kind, priors, coords)
+    if fixed is not None:
+        groups["constant_data"] = fixed
     attrs = {
         "bayescm_version": __version__,
         "model": kind.name,

@@ -19,8 +19,8 @@ import xarray as xr
 
 from . import _container as box
 from . import _trees
+from ._pipeline import DIAGNOSTIC_METHODS, diagnostic_variables
 from .exact import draw_beta, draw_dirichlet
-from .fitting import DIAGNOSTIC_METHODS, _diagnostics
 from .metrics import Metric
 from .priors import Beta, Dirichlet, Fixed, prior_to_dict, resolve_prior
 
@@ -258,7 +258,7 @@ def with_prevalence(
     r_method, e_method = DIAGNOSTIC_METHODS.get(method, DIAGNOSTIC_METHODS["exact"])
     old_diag = groups.get("diagnostics")
     groups["diagnostics"] = box.make_dataset(
-        _diagnostics(post_vars, r_method, e_method), coords,
+        diagnostic_variables(post_vars, r_method, e_method), coords,
         old_diag.attrs if old_diag is not None else {})
 
     if box.has_group(idata, "prior"):

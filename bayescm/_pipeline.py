@@ -1,0 +1,130 @@
+"""Building blocks of the result pipeline shared by ``fit`` and the analyses that derive trees.
+
+``fit`` (fitting.py) and the functions that rebuild groups from a fitted tree (prevalence
+exchange, posterior and prior predictive, paired comparisons) name axes, compute diagnostics
+and draw priors the same way; this module holds those steps once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from . import _container as box
+from .diagnostics import ess, rhat
+from .metrics import Metric
+from .priors import Fixed
+
+__all__ = ["DIAGNOSTIC_METHODS", "DIAGNOSTIC_NOTES", "check_int", "constant_data",
+           "diagnostic_variables", "name_variables", "prior_draws", "seeds"]
+
+DIAGNOSTIC_METHODS = {"exact": ("split", "mean"), "nuts": ("rank", "bulk")}
+DIAGNOSTIC_NOTES = {
+    "exact": (
+        "exact draws are independent; r_hat is the classic split R-hat (Gelman & Rubin 1992, "
+        "as in the paper) and ess_bulk the Geyer ESS of the raw split chains (rank-normalised "
+        "where draws are not finite)"
+    ),
+    "nuts": "rank-normalised split R-hat and bulk ESS (Vehtari et al. 2021), as in ArviZ",
+}
+
+
+def check_int(value: Any, name: str, minimum: int) -> int:
+    """Validate an integer count argument (bools are not integers here)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {value!r}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}.")
+    return int(value)
+
+
+def seeds(random_seed: Any) -> tuple[np.random.Generator, np.random.Generator, int]:
+    """Independent streams for posterior draws, prior draws and the NUTS seed."""
+    if isinstance(random_seed, np.random.Generator):
+        seq = random_seed.bit_generator.seed_seq
+    else:
+        seq = np.random.SeedSequence(random_seed)
+    post, prior, nuts = seq.spawn(3)
+    return (np.random.default_rng(post), np.random.default_rng(prior),
+            int(nuts.generate_state(1)[0]))
+
+
+def name_variables(
+    derived: Mapping[str, tuple[tuple[str, ...], np.ndarray]],
+    lead: tuple[str, ...],
+    batch: str,
+    kind: Any,
+    selected: list[Metric],
+) -> dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, str]]]:
+    """Name the axes of derived arrays: ``lead`` dims, then the batch axis, then extra dims.
+
+    ``batch`` says what the axis after ``lead`` is: ``"keep"`` the ``classifier`` axis,
+    ``"drop"`` a length-1 axis of a single matrix (removed), ``"none"`` absent (shared prior).
+    """
+    long_names = {m.name: m.long_name for m in kind.catalogue.values()}
+    long_names.update({m.name: m.long_name for m in selected})
+    long_names.update(getattr(kind, "parameter_long_names", {}))
+    long_names["theta"] = "confusion probability matrix (rows true, columns predicted)"
+    out = {}
+    for name, (extra, arr) in derived.items():
+        if batch == "drop":
+            arr = arr[(slice(None),) * len(lead) + (0,)]
+        dims = lead + (("classifier",) if batch == "keep" else ()) + extra
+        out[name] = (dims, arr, {"long_name": long_names.get(name, name)})
+    return out
+
+
+def diagnostic_variables(
+    variables: Mapping[str, tuple[tuple[str, ...], np.ndarray, Any]], r_method: str, e_method: str
+) -> dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, str]]]:
+    """R-hat and ESS of every variable, stacked along a leading ``diagnostic`` axis."""
+    out = {}
+    for name, (dims, arr, _) in variables.items():
+        stacked = np.stack([rhat(arr, r_method), ess(arr, e_method)])
+        out[name] = (("diagnostic",) + dims[2:], stacked, {"long_name": f"diagnostics of {name}"})
+    return out
+
+
+def prior_draws(
+    kind: Any, priors: Mapping[str, Any], names: list[str] | None, counts: np.ndarray,
+    rng: np.random.Generator, chains: int, draws: int,
+) -> tuple[dict[str, np.ndarray] | None, bool]:
+    """Prior draws of the free parameters and whether they carry a batch axis.
+
+    Conjugate proper priors are drawn with NumPy once for the whole batch (shape
+    ``(chains, draws, *param_dims)``); custom priors with PyMC's prior sampler; improper priors
+    give None.
+    """
+    if kind.improper(priors):
+        return None, False
+    exact = kind.exact_prior(priors, rng, chains, draws)
+    if exact is not None:
+        return exact, False
+    import pymc as pm
+
+    model = kind.build_pymc(names, counts, priors)
+    free = kind.free(priors)
+    tree = pm.sample_prior_predictive(draws=chains * draws, model=model, var_names=free,
+                                      random_seed=int(rng.integers(2**31)))
+    out = {}
+    for p in free:
+        da = tree["prior"][p]
+        order = ["chain", "draw"] + (["classifier"] if names is not None else [])
+        order += list(kind.param_dims(p))
+        arr = np.asarray(da.transpose(*order).values)
+        out[p] = arr.reshape((chains, draws) + arr.shape[2:])
+    return out, names is not None
+
+
+def constant_data(kind: Any, priors: Mapping[str, Any], coords: Mapping[str, Any]
+                  ) -> xr.Dataset | None:
+    """The ``constant_data`` group of fixed parameters (a fixed prevalence), or None."""
+    fixed = {p: v for p, v in priors.items() if isinstance(v, Fixed)}
+    if not fixed:
+        return None
+    return box.make_dataset(
+        {p: (kind.param_dims(p), np.asarray(v.value), {"long_name": f"fixed {p}"})
+         for p, v in fixed.items()}, coords)
