@@ -14,12 +14,13 @@ import numpy as np
 import xarray as xr
 
 from . import _container as box
+from ._version import __version__
 from .diagnostics import ess, rhat
 from .metrics import Metric
-from .priors import Fixed
+from .priors import Fixed, prior_to_dict
 
 __all__ = ["DIAGNOSTIC_METHODS", "DIAGNOSTIC_NOTES", "check_int", "constant_data",
-           "diagnostic_variables", "name_variables", "prior_draws", "seeds"]
+           "diagnostic_variables", "name_variables", "prior_draws", "seeds", "tree_attrs"]
 
 DIAGNOSTIC_METHODS = {"exact": ("split", "mean"), "nuts": ("rank", "bulk")}
 DIAGNOSTIC_NOTES = {
@@ -128,3 +129,24 @@ def constant_data(kind: Any, priors: Mapping[str, Any], coords: Mapping[str, Any
     return box.make_dataset(
         {p: (kind.param_dims(p), np.asarray(v.value), {"long_name": f"fixed {p}"})
          for p, v in fixed.items()}, coords)
+
+
+def tree_attrs(kind: Any, priors: Mapping[str, Any], selected: list[Metric], hdi_prob: float,
+               draws: int, chains: int, **extra: Any) -> dict[str, Any]:
+    """Root attributes of a result tree: provenance, model kind, priors (JSON), metrics."""
+    attrs: dict[str, Any] = {
+        "bayescm_version": __version__,
+        "model": kind.name,
+        "priors": box.json_attr({k: prior_to_dict(v) for k, v in priors.items()}),
+        "hdi_prob": hdi_prob,
+        "labels": box.json_attr(kind.labels),
+        "metrics": box.json_attr([m.name for m in selected]),
+        "draws": draws,
+        "chains": chains,
+        **extra,
+    }
+    if kind.name == "binary":
+        attrs["positive"] = kind.labels[0]
+    if getattr(kind, "ordered", False):
+        attrs["ordered"] = 1
+    return attrs

@@ -25,13 +25,13 @@ from ._pipeline import (
     name_variables,
     prior_draws,
     seeds,
+    tree_attrs,
 )
-from ._version import __version__
 from .binary import matrices_counts
 from .confusion import ConfusionMatrix, as_batch
 from .metrics import Metric, resolve_metrics
 from .model import checked_overrides, model_kind
-from .priors import is_conjugate, prior_to_dict
+from .priors import is_conjugate
 from .stats import HDI_PROB, check_prob
 
 __all__ = ["fit"]
@@ -199,22 +199,8 @@ def fit(
     if fixed is not None:
         groups["constant_data"] = fixed
 
-    attrs = {
-        "bayescm_version": __version__,
-        "model": kind.name,
-        "method": method,
-        "priors": box.json_attr({k: prior_to_dict(v) for k, v in priors.items()}),
-        "hdi_prob": hdi_prob,
-        "labels": box.json_attr(kind.labels),
-        "metrics": box.json_attr([m.name for m in selected]),
-        "draws": draws,
-        "chains": chains,
-        "random_seed": random_seed if isinstance(random_seed, int) else -1,
-    }
-    if mats[0].is_binary:
-        attrs["positive"] = kind.labels[0]
-    if getattr(kind, "ordered", False):
-        attrs["ordered"] = 1
+    attrs = tree_attrs(kind, priors, selected, hdi_prob, draws, chains, method=method,
+                       random_seed=random_seed if isinstance(random_seed, int) else -1)
     if prior_params is None:
         attrs["prior_note"] = "no prior group: an improper prior (Haldane) cannot be sampled"
     return box.make_tree(groups, attrs)

@@ -22,12 +22,10 @@ import xarray as xr
 
 from . import _container as box
 from . import _trees
-from ._pipeline import check_int, constant_data, prior_draws, seeds
-from ._version import __version__
+from ._pipeline import check_int, constant_data, prior_draws, seeds, tree_attrs
 from .binary import BinaryModel
 from .metrics import Metric, resolve_metrics
 from .model import checked_overrides
-from .priors import prior_to_dict
 from .stats import HDI_PROB, check_prob
 
 __all__ = ["posterior_predictive", "prior_predictive"]
@@ -219,18 +217,5 @@ def prior_predictive(
     fixed = constant_data(kind, priors, coords)
     if fixed is not None:
         groups["constant_data"] = fixed
-    attrs = {
-        "bayescm_version": __version__,
-        "model": kind.name,
-        "priors": box.json_attr({p: prior_to_dict(v) for p, v in priors.items()}),
-        "hdi_prob": hdi_prob,
-        "labels": box.json_attr(kind.labels),
-        "metrics": box.json_attr([m.name for m in selected]),
-        "draws": draws,
-        "chains": chains,
-    }
-    if kind.name == "binary":
-        attrs["positive"] = labels[0]
-    if ordered:
-        attrs["ordered"] = 1
+    attrs = tree_attrs(kind, priors, selected, hdi_prob, draws, chains)
     return box.make_tree(groups, attrs)
