@@ -248,8 +248,9 @@ class BinaryModel:
             cells = binary_cells(prev, params["tpr"], params["tnr"])
             shape = np.broadcast_shapes(*(np.shape(c) for c in cells))
             cells = tuple(np.broadcast_to(c, shape) for c in cells)
-            theta = np.stack([np.stack(cells[:2], axis=-1), np.stack(cells[2:], axis=-1)],
-                             axis=-2)
+            theta = np.empty(shape + (2, 2))
+            for (i, j), cell in zip(((0, 0), (0, 1), (1, 0), (1, 1)), cells, strict=True):
+                theta[..., i, j] = cell
         else:
             cells = _cells_of(theta)
             shape = theta.shape[:-2]
