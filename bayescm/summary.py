@@ -14,11 +14,14 @@ from .stats import check_prob, hdi
 
 __all__ = ["summary", "probability", "informedness", "resolve_var_names"]
 
+MATRIX_VARIABLES = ("theta", "rates")
+"""Class-by-class matrices left out of a default summary (K^2 rows each); name them to see them."""
+
 SUMMARY_COLUMNS = ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu", "r_hat", "ess_bulk"]
 
 
 def resolve_var_names(idata: xr.DataTree, var_names: Iterable[str] | str | None,
-                      group: str = "posterior", default_skip: Iterable[str] = ("theta",)
+                      group: str = "posterior", default_skip: Iterable[str] = MATRIX_VARIABLES
                       ) -> list[str]:
     """Map user names (aliases allowed) to the variables of ``group``.
 
@@ -77,7 +80,7 @@ def summary(
         A result of :func:`~bayescm.fit`.
     var_names : str or list of str, optional
         Variables to show (aliases such as ``"sensitivity"`` accepted); default every variable
-        except ``theta``.
+        except the class-by-class matrices ``theta`` and ``rates`` (K^2 rows each).
     hdi_prob : float, optional
         Probability of the highest-density interval; default the tree's ``hdi_prob``
         attribute (0.95).
