@@ -1,4 +1,11 @@
-"""Confusion matrices shipped with the package (Table S1 of Tötsch & Hoffmann 2021)."""
+"""Confusion matrices shipped with the package.
+
+* Table S1 of Tötsch & Hoffmann (2021): 24 published binary classifiers.
+* Two matrices of Kuhn & Johnson's chapter "Characterizing Classification Models": the naive
+  Bayes mushroom classifier (2 classes, 6,107 validation samples) and a Wordle guess-count
+  predictor (6 ordered classes, 115 test games). The chapter prints both with rows =
+  predictions; here they are transposed to bayescm's rows = true class.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +15,7 @@ from typing import Any
 
 from .confusion import ConfusionMatrix
 
-__all__ = ["literature_matrices", "literature_table"]
+__all__ = ["literature_matrices", "literature_table", "mushrooms", "wordle"]
 
 
 def literature_table() -> list[dict[str, Any]]:
@@ -45,3 +52,42 @@ def literature_matrices() -> dict[str, ConfusionMatrix]:
                                                fp=row["fp"])
         for row in literature_table()
     }
+
+
+def mushrooms() -> ConfusionMatrix:
+    """The mushroom classifier's validation matrix (positive class: poisonous).
+
+    Sensitivity 77.7 %, specificity 79.4 %, accuracy 78.5 % in the chapter.
+
+    Examples
+    --------
+    >>> from bayescm.datasets import mushrooms
+    >>> mushrooms().cells
+    {'tp': 2613, 'fn': 750, 'fp': 564, 'tn': 2180}
+    """
+    return ConfusionMatrix.from_counts(tp=2613, fn=750, tn=2180, fp=564,
+                                       labels=("poisonous", "edible"))
+
+
+def wordle() -> ConfusionMatrix:
+    """Wordle guess counts (2, 3, 4, 5, 6 guesses or X = failed), ordered; X never occurs.
+
+    Accuracy 0.805, Kappa 0.722, linear-weighted Kappa 0.750, quadratic 0.791 in the chapter.
+
+    Examples
+    --------
+    >>> from bayescm.datasets import wordle
+    >>> cm = wordle()
+    >>> cm.labels, cm.n, int(cm.counts[-1].sum())
+    (('2', '3', '4', '5', '6', 'X'), 115, 0)
+    """
+    printed = [  # rows = predictions, as printed in the chapter
+        [10, 2, 0, 0, 0, 0],
+        [0, 28, 0, 4, 0, 0],
+        [0, 7, 43, 2, 0, 0],
+        [0, 0, 2, 13, 3, 0],
+        [0, 0, 3, 0, 1, 0],
+        [0, 0, 0, 0, 0, 0],
+    ]
+    counts = [list(col) for col in zip(*printed, strict=True)]
+    return ConfusionMatrix(counts, labels=["2", "3", "4", "5", "6", "X"], ordered=True)
