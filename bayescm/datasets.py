@@ -3,7 +3,7 @@
 * Table S1 of Tötsch & Hoffmann (2021): 24 published binary classifiers.
 * Two matrices of Kuhn & Johnson's chapter "Characterizing Classification Models": the naive
   Bayes mushroom classifier (2 classes, 6,107 validation samples) and a Wordle guess-count
-  predictor (6 ordered classes, 115 test games). The chapter prints both with rows =
+  predictor (6 ordered classes, 118 test games). The chapter prints both with rows =
   predictions; here they are transposed to bayescm's rows = true class.
 """
 
@@ -79,7 +79,7 @@ def wordle() -> ConfusionMatrix:
     >>> from bayescm.datasets import wordle
     >>> cm = wordle()
     >>> cm.labels, cm.n, int(cm.counts[-1].sum())
-    (('2', '3', '4', '5', '6', 'X'), 115, 0)
+    (('2', '3', '4', '5', '6', 'X'), 118, 0)
     """
     printed = [  # rows = predictions, as printed in the chapter
         [10, 2, 0, 0, 0, 0],
