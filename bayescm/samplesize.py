@@ -45,7 +45,8 @@ def _check_n(n: Any, name: str = "n", minimum: int = 1) -> np.ndarray:
     if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite, got {n!r}.")
     if np.any(arr != np.round(arr)):
-        raise ValueError(f"{name} must be whole numbers of samples, got {n!r}.")
+        bad = arr[arr != np.round(arr)].ravel()[0]
+        raise ValueError(f"{name} must be whole numbers of samples, got {bad!r}; round it.")
     if np.any(arr < minimum):
         raise ValueError(f"{name} must be >= {minimum} (a sample size), got {n!r}.")
     return arr.astype(np.int64)

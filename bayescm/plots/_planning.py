@@ -1,0 +1,93 @@
+"""Sample-size planning: metric uncertainty against the test-set size (paper Fig. 6)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..samplesize import SampleSizePlan, mu_bound
+from ._common import new_axes
+
+__all__ = ["plot_sample_size"]
+
+
+def _curve(result: Any) -> tuple[np.ndarray, np.ndarray]:
+    if isinstance(result, Mapping) or hasattr(result, "columns"):
+        try:
+            n, mu = result["n"], result["mu"]
+        except KeyError:
+            raise KeyError("Give the curve as {'n': sizes, 'mu': MU at each size}.") from None
+    elif isinstance(result, tuple) and len(result) == 2:
+        n, mu = result
+    else:
+        raise TypeError("plot_sample_size takes {'n': ..., 'mu': ...} (e.g. sizes and "
+                        f"bcm.samplesize.mu_at_power(sizes)), not {type(result).__name__}.")
+    n = np.asarray(n, dtype=float).reshape(-1)
+    mu = np.asarray(mu, dtype=float).reshape(-1)
+    if n.shape != mu.shape or n.size < 1:
+        raise ValueError(f"n and mu need the same non-zero length, got {n.size} and {mu.size}.")
+    if np.any(n <= 0) or np.any(~np.isfinite(n)):
+        raise ValueError("Sample sizes must be positive and finite.")
+    order = np.argsort(n)
+    return n[order], mu[order]
+
+
+def plot_sample_size(result: Any, ax: Any = None, plan: SampleSizePlan | None = None,
+                     power: float = 0.95, rule: bool = True) -> Any:
+    """Metric uncertainty reached with a given power against the test-set size N (Fig. 6).
+
+    Draws the simulated MU curve on a log N axis, the rule of thumb MU <~ 2 / sqrt(N) and,
+    given a :class:`~bayescm.samplesize.SampleSizePlan`, its target and the N it found.
+
+    Parameters
+    ----------
+    result : mapping or DataFrame with ``n`` and ``mu``, or a tuple ``(n, mu)``
+        Sizes and the MU at each, e.g. from :func:`bayescm.samplesize.mu_at_power`.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; default a new figure.
+    plan : SampleSizePlan, optional
+        Marks the target MU and the smallest N that reaches it.
+    power : float, default 0.95
+        The power of the curve (for the label).
+    rule : bool, default True
+        Draw the 2 / sqrt(N) rule.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm import samplesize
+    >>> from bayescm.plots import plot_sample_size
+    >>> sizes = np.array([10, 100, 1000, 10000])
+    >>> ax = plot_sample_size({"n": sizes, "mu": samplesize.mu_at_power(sizes, n_sims=500,
+    ...                                                                  random_seed=0)})
+    >>> ax.get_xscale()
+    'log'
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    n, mu = _curve(result)
+    ax = new_axes(ax)
+    ax.plot(n, 100 * mu, "o-", color="C0", ms=3, label=f"MU reached with {power:.0%} power",
+            gid="mu")
+    if rule:
+        grid = np.unique(np.round(np.geomspace(n.min(), n.max(), 200)).astype(int))
+        ax.plot(grid, 100 * mu_bound(grid), "--", color="0.4", label="rule of thumb 2/sqrt(N)",
+                gid="rule")
+    if plan is not None:
+        ax.axhline(100 * plan.mu, color="C3", lw=1, ls=":", gid="target",
+                   label=f"target MU {100 * plan.mu:g} pp")
+        ax.plot([plan.n], [100 * plan.mu_reached], "s", color="C3", gid="plan",
+                label=f"N = {plan.n:,}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("test-set size N")
+    ax.set_ylabel("metric uncertainty MU (percentage points, %)")
+    ax.set_title("Sample size: width of the 95 % HDI against N")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=8, frameon=False)
+    return ax

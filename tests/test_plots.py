@@ -1,0 +1,206 @@
+"""Every plot renders to PNG (Agg) and shows the numbers the analysis computed."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+import bayescm as bcm
+from bayescm import plots
+from bayescm.datasets import literature_matrices
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def cocaine_fit():
+    return bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2), random_seed=1)
+
+
+@pytest.fixture(scope="module")
+def batch_fit():
+    mats = literature_matrices()
+    return bcm.fit({k: mats[k] for k in ("5b", "6a", "7a", "8", "14b", "16")}, random_seed=2,
+                   metrics=["bm", "acc"])
+
+
+def _png(fig, tmp_path, name="plot.png"):
+    path = tmp_path / name
+    fig.savefig(path, dpi=60)
+    assert path.stat().st_size > 1000
+    return path
+
+
+def _by_gid(ax, gid):
+    found = [a for a in ax.get_children() if a.get_gid() == gid]
+    assert found, f"no artist with gid {gid!r}"
+    return found[0]
+
+
+def test_plot_metric_shows_summary_numbers(cocaine_fit, tmp_path):
+    ax = plots.plot_metric(cocaine_fit, "specificity", prior=True)
+    _png(ax.figure, tmp_path)
+    row = bcm.summary(cocaine_fit, var_names=["tnr"]).loc["tnr"]
+    band = _by_gid(ax, "hdi").get_paths()[0].vertices[:, 0]
+    assert band.min() == pytest.approx(row.hdi_lower, abs=1e-12)
+    assert band.max() == pytest.approx(row.hdi_upper, abs=1e-12)
+    observed = _by_gid(ax, "observed").get_xdata()
+    assert observed[0] == pytest.approx(0.75)
+    mu_text = _by_gid(ax, "mu").get_text()
+    assert mu_text == f"MU = {100 * row.mu:.0f} pp"
+    assert "%" in ax.get_xlabel()
+    assert ax.get_title() == "TNR"
+    prior_line = _by_gid(ax, "prior")
+    assert prior_line.get_xdata().min() >= 0
+    assert prior_line.get_xdata().max() <= 1
+    # the density of a TPR near 100 % does not leak past 100 %
+    ax2 = plots.plot_metric(cocaine_fit, "tpr")
+    assert _by_gid(ax2, "posterior").get_xdata().max() <= 1.0
+    assert ax2.get_xlim()[1] <= 1.0
+
+
+def test_plot_metric_predictive_overlay(cocaine_fit):
+    with pytest.raises(ValueError, match=r"call bcm\.posterior_predictive"):
+        plots.plot_metric(cocaine_fit, "acc", predictive=True)
+    pp = bcm.posterior_predictive(cocaine_fit, random_seed=3)
+    ax = plots.plot_metric(pp, "acc", predictive=True)
+    bars = _by_gid(ax, "predictive")
+    assert bars is not None
+    assert "posterior predictive" in ax.get_legend_handles_labels()[1][0]
+
+
+def test_plot_metric_errors(cocaine_fit, batch_fit):
+    with pytest.raises(KeyError, match="'auc' is not a known metric"):
+        plots.plot_metric(cocaine_fit, "auc")
+    with pytest.raises(ValueError, match="choose one with classifier="):
+        plots.plot_metric(batch_fit, "bm")
+    with pytest.raises(KeyError, match="classifier='99' is not in"):
+        plots.plot_metric(batch_fit, "bm", classifier="99")
+    multi = bcm.fit(bcm.ConfusionMatrix([[5, 1, 0], [1, 4, 1], [0, 1, 6]]), random_seed=0)
+    with pytest.raises(ValueError, match=r"class_="):
+        plots.plot_metric(multi, "tpr")
+    ax = plots.plot_metric(multi, "tpr", class_="1")
+    assert ax.get_title() == "TPR, class 1"
+
+
+def test_plot_metrics_grid(cocaine_fit, tmp_path):
+    fig = plots.plot_metrics(cocaine_fit, ["tpr", "tnr", "ppv", "bm", "dor"])
+    _png(fig, tmp_path)
+    titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]
+    assert titles == ["TPR", "TNR", "PPV", "BM", "DOR"]
+    assert fig.axes[4].get_xscale() == "log"  # odds ratios on a log axis
+
+
+def test_plot_forest_rows_and_deceptive_annotations(batch_fit, tmp_path):
+    ax = plots.plot_forest(batch_fit, "bm")
+    _png(ax.figure, tmp_path)
+    names = [t.get_text() for t in ax.get_yticklabels()]
+    assert sorted(names) == sorted(["5b", "6a", "7a", "8", "14b", "16"])
+    risk = bcm.informedness(batch_fit)["deceptive"]
+    for name in names:
+        text = _by_gid(ax, f"r_deceptive:{name}").get_text()
+        expected = 100 * risk[name]
+        assert text == (f"{expected:.0f} %" if risk[name] >= 0.005 else "<1 %")
+    # sorted by posterior mean: the best classifier is the top row
+    means = batch_fit["posterior"]["bm"].mean(("chain", "draw")).to_series()
+    assert names[-1] == means.idxmax()
+    assert names[0] == means.idxmin()
+    segments = _by_gid(ax, "hdi").get_segments()
+    table = bcm.summary(batch_fit, var_names=["bm"])
+    for name, seg in zip(names, segments, strict=True):
+        assert seg[0][0] == pytest.approx(table.loc[f"bm[{name}]", "hdi_lower"])
+        assert seg[1][0] == pytest.approx(table.loc[f"bm[{name}]", "hdi_upper"])
+
+
+def test_plot_forest_needs_batch(cocaine_fit):
+    with pytest.raises(ValueError, match="needs a batch fit"):
+        plots.plot_forest(cocaine_fit, "bm")
+
+
+def test_plot_rank_probabilities(batch_fit, tmp_path):
+    ranks = bcm.rank_probabilities(batch_fit, "acc")
+    prizes = [100.0, 50.0, 10.0]
+    ax = plots.plot_rank_probabilities(ranks, prizes=prizes)
+    _png(ax.figure, tmp_path)
+    image = _by_gid(ax, "rank_probability").get_array()
+    expected = ranks["rank_probability"].transpose("classifier", "rank").values
+    np.testing.assert_allclose(np.asarray(image), 100 * expected)
+    for i, name in enumerate(ranks["classifier"].values):
+        text = _by_gid(ax, f"expected_prize:{name}").get_text()
+        assert text == f"{expected[i, :3] @ np.array(prizes):,.0f}"
+    board = bcm.leaderboard({"a": 0.91, "b": 0.905, "c": 0.89}, n=1000, prizes=[10, 5],
+                            random_seed=0)
+    ax = plots.plot_rank_probabilities(board)
+    assert _by_gid(ax, "expected_prize:a").get_text() == f"{board.loc['a', 'expected_prize']:,.0f}"
+    with pytest.raises(ValueError, match="non-negative"):
+        plots.plot_rank_probabilities(ranks, prizes=[-1])
+    with pytest.raises(TypeError, match="rank_probabilities"):
+        plots.plot_rank_probabilities({"a": 1})
+
+
+def test_plot_sample_size(tmp_path):
+    sizes = np.array([10, 30, 100, 300, 1000])
+    mu = bcm.samplesize.mu_at_power(sizes, n_sims=400, random_seed=1)
+    target = bcm.samplesize.plan(0.2, n_sims=400, random_seed=1)
+    ax = plots.plot_sample_size({"n": sizes, "mu": mu}, plan=target)
+    _png(ax.figure, tmp_path)
+    line = _by_gid(ax, "mu")
+    np.testing.assert_allclose(line.get_xdata(), sizes)
+    np.testing.assert_allclose(line.get_ydata(), 100 * mu)
+    rule = _by_gid(ax, "rule")
+    np.testing.assert_allclose(rule.get_ydata(), 200 / np.sqrt(rule.get_xdata()))
+    assert _by_gid(ax, "plan").get_xdata()[0] == target.n
+    assert ax.get_xscale() == "log"
+    assert "%" in ax.get_ylabel()
+    with pytest.raises(ValueError, match="same non-zero length"):
+        plots.plot_sample_size({"n": [10, 20], "mu": [0.1]})
+
+
+def test_plot_priors_side_by_side(tmp_path):
+    cm = bcm.ConfusionMatrix.from_counts(tp=5, fn=2, tn=3, fp=1)
+    sens = bcm.prior_sensitivity(cm, ["laplace", "jeffreys"], draws=500, random_seed=0)
+    fig = plots.plot_priors(sens, ["tpr", "bm"])
+    _png(fig, tmp_path)
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert labels == ["laplace", "jeffreys"]
+    # a Laplace prior on TPR is flat: its density is about 1 everywhere inside
+    lap = _by_gid(fig.axes[0], "prior:laplace")
+    inside = (lap.get_xdata() > 0.1) & (lap.get_xdata() < 0.9)
+    assert np.allclose(lap.get_ydata()[inside], 1.0, atol=0.35)
+    pred = bcm.prior_predictive("jeffreys", draws=500, random_seed=1)
+    assert plots.plot_priors(pred, "tpr").axes[0].get_title() == "TPR"
+
+
+def test_plot_theta(tmp_path):
+    cm = bcm.ConfusionMatrix([[9, 1, 0], [2, 7, 1], [0, 1, 5]], labels=["a", "b", "c"])
+    idata = bcm.fit(cm, random_seed=0)
+    ax = plots.plot_theta(idata)
+    _png(ax.figure, tmp_path)
+    mean = idata["posterior"]["theta"].mean(("chain", "draw")).values
+    np.testing.assert_allclose(np.asarray(_by_gid(ax, "theta_mean").get_array()), 100 * mean)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c"]
+    assert _by_gid(ax, "cell:0,0").get_text().startswith(f"{100 * mean[0, 0]:.1f} %")
+
+
+def test_plot_paired(tmp_path):
+    res = bcm.compare_paired_counts(700, 60, 20, 220, rope=0.01, random_seed=0)
+    ax = plots.plot_paired(res, "acc")
+    _png(ax.figure, tmp_path)
+    rope = _by_gid(ax, "rope")  # axvspan: a rectangle from -rope to +rope
+    assert rope.get_x() == pytest.approx(-0.01)
+    assert rope.get_x() + rope.get_width() == pytest.approx(0.01)
+    comp = res["comparison"]
+    text = _by_gid(ax, "probabilities").get_text()
+    assert f"P(A better) = {float(comp['p_a_better'].sel(metric='acc')):.1%}" in text
+    assert f"P(B better) = {float(comp['p_b_better'].sel(metric='acc')):.1%}" in text
+    with pytest.raises(KeyError, match="metrics compared: acc"):
+        plots.plot_paired(res, "mcc")
