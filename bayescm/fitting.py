@@ -9,6 +9,7 @@ diagnostics, and assemble the tree. What differs between kinds lives in the kind
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -31,12 +32,53 @@ from .binary import matrices_counts
 from .confusion import ConfusionMatrix, as_batch
 from .metrics import Metric, resolve_metrics
 from .model import checked_overrides, model_kind
-from .priors import is_conjugate
+from .priors import Fixed, is_conjugate
 from .stats import HDI_PROB, check_prob
 
-__all__ = ["fit"]
+__all__ = ["PrevalenceMismatchWarning", "fit"]
 
 METHODS = ("auto", "exact", "nuts")
+class PrevalenceMismatchWarning(UserWarning):
+    """The counts are implausible under a fixed prevalence (a sign of a mixed-up question)."""
+
+
+def _check_fixed_prevalence(priors: Mapping[str, Any], counts: np.ndarray,
+                            names: list[str] | None) -> None:
+    """Warn when a fixed prevalence is far from the test set's own class shares.
+
+    A fixed prevalence describes how the test set was composed; evaluating a classifier at
+    another population's prevalence is :func:`bayescm.with_prevalence`'s job.
+    """
+    from scipy import stats
+
+    fixed = priors.get("prevalence")
+    if not isinstance(fixed, Fixed):
+        return
+    share = np.atleast_1d(np.asarray(fixed.value, dtype=float))
+    rows = counts.sum(axis=2)  # (B, K)
+    if share.size == 1:
+        share = np.array([share[0], 1 - share[0]])
+    for i, row in enumerate(rows):
+        n = int(row.sum())
+        if n == 0:
+            continue
+        if share.size == 2:
+            p = stats.binomtest(int(row[0]), n, float(share[0])).pvalue
+        else:
+            p = stats.chisquare(row, n * share).pvalue
+        if p < 1e-3:
+            who = f"classifier {names[i]!r}: " if names is not None else ""
+            observed = ", ".join(f"{v:.0%}" for v in row / n)
+            wanted = ", ".join(f"{v:.0%}" for v in share)
+            warnings.warn(
+                f"{who}the test set's class shares ({observed}) are implausible under the fixed "
+                f"prevalence ({wanted}); p = {p:.1g}. Fixed describes how the test set was "
+                "composed. To evaluate the classifier at another population's prevalence, fit "
+                "without Fixed and use bcm.with_prevalence(idata, ...).",
+                PrevalenceMismatchWarning, stacklevel=3)
+            return
+
+
 def _choose_method(method: str, priors: Mapping[str, Any]) -> str:
     if method not in METHODS:
         raise ValueError(f"Unknown method {method!r}; use one of {', '.join(METHODS)}.")
@@ -142,6 +184,7 @@ def fit(
                                           "rates": rates})
     priors = kind.resolve_priors(prior, overrides)
     method = _choose_method(method, priors)
+    _check_fixed_prevalence(priors, matrices_counts(mats), names)
     selected = kind.select_metrics(resolve_metrics(metrics, kind.catalogue, kind.name), priors)
     rng_post, rng_prior, nuts_seed = seeds(random_seed)
     counts = matrices_counts(mats)

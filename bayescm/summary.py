@@ -300,7 +300,8 @@ def informedness(idata: xr.DataTree, rope: float = 0.0, var: str | None = None) 
     dims = [d for d in box.SAMPLE_DIMS if d in da.dims]
     informative = (da > rope).mean(dims)
     deceptive = (da < -rope).mean(dims)
-    frame = xr.Dataset({"informative": informative, "uninformative": 1 - informative - deceptive,
+    uninformative = (np.abs(da) <= rope).mean(dims)  # the rest of a partition: sums to 1
+    frame = xr.Dataset({"informative": informative, "uninformative": uninformative,
                         "deceptive": deceptive})
     if frame["informative"].ndim == 0:
         return pd.DataFrame({k: [float(v)] for k, v in frame.items()}, index=[name])

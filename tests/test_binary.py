@@ -293,3 +293,23 @@ def test_every_metric_has_working_aliases():
     for metric in BINARY_METRICS.values():
         for alias in metric.aliases:
             assert resolve_metrics([alias], BINARY_METRICS, "binary")[0] is metric
+
+
+def test_fixed_prevalence_far_from_the_test_set_warns():
+    """37 of 44 positives are implausible under a fixed 50 % (binomial p ~ 5e-6)."""
+    import warnings
+
+    from scipy.stats import binomtest
+
+    from bayescm.fitting import PrevalenceMismatchWarning
+
+    cm = bcm.ConfusionMatrix.from_counts(tp=28, fn=9, tn=3, fp=4)
+    assert binomtest(37, 44, 0.5).pvalue < 1e-3
+    with pytest.warns(PrevalenceMismatchWarning, match=r"84%, 16%.*bcm.with_prevalence"):
+        bcm.fit(cm, prevalence=bcm.Fixed(0.5), draws=10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PrevalenceMismatchWarning)
+        bcm.fit(cm, prevalence=bcm.Fixed(0.8), draws=10)  # consistent: silent
+    three = bcm.ConfusionMatrix([[40, 1, 1], [1, 5, 0], [0, 1, 5]])
+    with pytest.warns(PrevalenceMismatchWarning, match="implausible"):
+        bcm.fit(three, prevalence=bcm.Fixed([1 / 3, 1 / 3, 1 / 3]), draws=10)
