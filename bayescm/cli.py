@@ -1,0 +1,330 @@
+"""The ``bayescm`` command line: analyze, plan a sample size, rank a leaderboard, run a spec.
+
+Every command has ``--help``. Bad input (negative counts, unknown priors or metrics, missing or
+malformed files) ends with a one-line message on stderr and exit code 2, never a traceback.
+Long runs report their stages on stderr when it is a terminal, and stay quiet when piped.
+
+JSON output is standard JSON: an undefined value (NaN, e.g. a PPV of 0/0) is ``null`` and an
+unbounded one is the string ``"inf"`` or ``"-inf"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+__all__ = ["main"]
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A user error the command line reports in one line (exit code 2)."""
+
+
+def _progress(enabled: bool) -> Callable[[str], None] | None:
+    if not enabled:
+        return None
+
+    def say(message: str) -> None:
+        print(f"bayescm: {message} ...", file=sys.stderr, flush=True)
+
+    return say
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, float):
+        if math.isnan(value):
+            return None
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+    return value
+
+
+def _table_json(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    return {str(index): {str(k): _json_value(float(v)) for k, v in row.items()}
+            for index, row in table.iterrows()}
+
+
+def _emit(table: pd.DataFrame, fmt: str, extra: dict[str, Any] | None = None) -> None:
+    if fmt == "json":
+        payload = dict(extra or {})
+        payload["rows"] = _table_json(table)
+        print(json.dumps(payload, indent=2))
+    elif fmt == "csv":
+        table.to_csv(sys.stdout)
+    else:
+        print(table.to_string(float_format=lambda v: f"{v:.4g}"))
+
+
+# ------------------------------------------------------------------ analyze
+def _matrix(args: argparse.Namespace) -> Any:
+    import bayescm as bcm
+    from bayescm.spec import read_matrix_csv
+
+    cells = [args.tp, args.fn, args.tn, args.fp]
+    if args.csv is not None:
+        if any(c is not None for c in cells):
+            raise UsageError("give either --csv FILE or --tp/--fn/--tn/--fp, not both")
+        path = Path(args.csv)
+        if not path.is_file():
+            raise UsageError(f"no such file: {path}")
+        return read_matrix_csv(path, positive=args.positive, ordered=args.ordered)
+    if any(c is None for c in cells):
+        missing = [n for n, c in zip(("--tp", "--fn", "--tn", "--fp"), cells, strict=True)
+                   if c is None]
+        raise UsageError(f"missing {', '.join(missing)} (or give a matrix with --csv FILE)")
+    return bcm.ConfusionMatrix.from_counts(tp=args.tp, fn=args.fn, tn=args.tn, fp=args.fp)
+
+
+def _analyze(args: argparse.Namespace) -> int:
+    import bayescm as bcm
+
+    cm = _matrix(args)
+    say = _progress(sys.stderr.isatty())
+    kwargs: dict[str, Any] = {"prior": args.prior, "method": args.method, "draws": args.draws,
+                              "chains": args.chains, "random_seed": args.seed,
+                              "hdi_prob": args.hdi_prob}
+    if args.metrics:
+        kwargs["metrics"] = args.metrics
+    if args.fixed_prevalence is not None:
+        kwargs["prevalence"] = bcm.Fixed(args.fixed_prevalence)
+    if say:
+        say(f"fitting a {cm.n_classes}-class matrix of {cm.n} samples")
+    idata = bcm.fit(cm, **kwargs)
+    table = bcm.summary(idata, var_names=args.metrics or None)
+    extra = {"model": idata.attrs["model"], "method": idata.attrs["method"], "n": cm.n,
+             "hdi_prob": args.hdi_prob, "priors": json.loads(idata.attrs["priors"]),
+             "counts": cm.counts.tolist(), "labels": [str(v) for v in cm.labels]}
+    _emit(table, args.format, extra)
+    if args.plot is not None:
+        if say:
+            say(f"drawing {args.plot}")
+        _plot(idata, args.plot, args.metrics)
+    return 0
+
+
+def _plot(idata: Any, path: str, metrics: Sequence[str] | None) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from bayescm import plots
+    from bayescm.runner import figure_metrics
+
+    names = figure_metrics(idata, list(metrics) if metrics else None)
+    fig = plots.plot_metrics(idata, names, ncols=min(3, len(names)))
+    fig.savefig(path, dpi=120)
+
+
+# ------------------------------------------------------------------ sample-size
+def _sample_size(args: argparse.Namespace) -> int:
+    from bayescm import samplesize
+
+    result = samplesize.plan(args.mu, power=args.power, mode=args.mode,
+                             concentration=args.concentration, prior=args.prior,
+                             n_sims=args.sims, random_seed=args.seed)
+    table = pd.DataFrame([{"n": result.n, "mu_target": result.mu,
+                           "mu_reached": result.mu_reached, "power": result.power,
+                           "rule_of_thumb_n": result.rule_of_thumb}], index=["plan"])
+    _emit(table, args.format)
+    return 0
+
+
+# ------------------------------------------------------------------ leaderboard
+def _read_scores(path: Path) -> dict[str, float]:
+    if not path.is_file():
+        raise UsageError(f"no such file: {path}")
+    with path.open(newline="", encoding="utf-8-sig") as fh:
+        reader = csv.DictReader(fh)
+        fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+        if "name" not in fields or "accuracy" not in fields:
+            raise UsageError(f"{path}: the CSV needs a header with 'name' and 'accuracy' columns, "
+                             f"got {reader.fieldnames}")
+        scores: dict[str, float] = {}
+        for line, row in enumerate(reader, start=2):
+            row = {k.strip().lower(): v for k, v in row.items() if k is not None}
+            name = (row.get("name") or "").strip()
+            try:
+                value = float(row.get("accuracy") or "")
+            except ValueError:
+                raise UsageError(f"{path}, line {line}: accuracy {row.get('accuracy')!r} is not "
+                                 "a number") from None
+            if not name:
+                raise UsageError(f"{path}, line {line}: empty name")
+            if name in scores:
+                raise UsageError(f"{path}, line {line}: duplicate name {name!r}")
+            scores[name] = value
+    if not scores:
+        raise UsageError(f"{path}: no entries")
+    return scores
+
+
+def _leaderboard(args: argparse.Namespace) -> int:
+    import bayescm as bcm
+
+    scores = _read_scores(Path(args.file))
+    say = _progress(sys.stderr.isatty())
+    if say:
+        say(f"ranking {len(scores)} entries with {args.draws} draws")
+    table = bcm.leaderboard(scores, n=args.n, prizes=args.prizes, draws=args.draws,
+                            random_seed=args.seed, top=args.top)
+    _emit(table, args.format, {"n": args.n, "draws": args.draws})
+    return 0
+
+
+# ------------------------------------------------------------------ run
+def _run(args: argparse.Namespace) -> int:
+    from bayescm.spec import load_spec
+
+    path = Path(args.spec)
+    if not path.is_file():
+        raise UsageError(f"no such spec file: {path}")
+    spec = load_spec(path)
+    say = _progress(sys.stderr.isatty())
+    import matplotlib
+
+    matplotlib.use("Agg")
+    spec.run(args.output, draws=args.draws, random_seed=args.seed, progress=say)
+    out = Path(args.output) if args.output else Path("output") / spec.name
+    written = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
+    print(f"{spec.name}: wrote {', '.join(written)} to {out}")
+    return 0
+
+
+# ------------------------------------------------------------------ parser
+def _probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"{text} must lie strictly between 0 and 1")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be >= 1")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of samples") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative; counts are >= 0")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``bayescm`` command.
+
+    Examples
+    --------
+    >>> from bayescm.cli import build_parser
+    >>> build_parser().parse_args(["analyze", "--tp", "26", "--fn", "0", "--tn", "6",
+    ...                            "--fp", "2"]).tp
+    26
+    """
+    parser = argparse.ArgumentParser(
+        prog="bayescm",
+        description="Honest uncertainty on classifier performance: posterior distributions of "
+                    "confusion-matrix metrics (Tötsch & Hoffmann 2021).")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    a = sub.add_parser("analyze", help="posterior of every metric of one confusion matrix",
+                       description="Fit a confusion matrix and print the summary of its metrics "
+                                   "(observed, mean, sd, HDI, MU, R-hat, ESS).")
+    a.add_argument("--tp", type=_count, help="true positives")
+    a.add_argument("--fn", type=_count, help="false negatives")
+    a.add_argument("--tn", type=_count, help="true negatives")
+    a.add_argument("--fp", type=_count, help="false positives")
+    a.add_argument("--csv", help="a labelled matrix: header row of predicted labels, then one "
+                                 "row per true label (rows true, columns predicted)")
+    a.add_argument("--positive", help="positive class of a 2-class CSV matrix")
+    a.add_argument("--ordered", action="store_true", help="the CSV's classes are ordered")
+    a.add_argument("--prior", default="laplace", help="laplace (default), jeffreys or haldane")
+    a.add_argument("--fixed-prevalence", type=_probability,
+                   help="a known share of positives (curated test set)")
+    a.add_argument("--metrics", nargs="+", help="metrics to compute and show (default all)")
+    a.add_argument("--method", default="auto", choices=["auto", "exact", "nuts"])
+    a.add_argument("--hdi-prob", type=_probability, default=0.95)
+    a.add_argument("--draws", type=_positive_int, default=5000, help="draws per chain")
+    a.add_argument("--chains", type=_positive_int, default=4)
+    a.add_argument("--seed", type=int, help="random seed")
+    a.add_argument("--format", default="table", choices=["table", "json", "csv"])
+    a.add_argument("--plot", metavar="FILE", help="write a figure of the metrics (PNG, PDF...)")
+    a.set_defaults(func=_analyze)
+
+    s = sub.add_parser("sample-size", help="test-set size needed for a metric uncertainty",
+                       description="Smallest N whose 95 %% HDI width (MU) is at most --mu with "
+                                   "the given power (Kruschke's protocol, paper Fig. 6).")
+    s.add_argument("--mu", type=_probability, required=True, help="target MU, e.g. 0.1")
+    s.add_argument("--power", type=_probability, default=0.95)
+    s.add_argument("--mode", type=_probability, default=0.8, help="mode of the true metric")
+    s.add_argument("--concentration", type=float, default=10.0)
+    s.add_argument("--prior", default="laplace")
+    s.add_argument("--sims", type=_positive_int, default=4000, help="simulated studies per N")
+    s.add_argument("--seed", type=int)
+    s.add_argument("--format", default="table", choices=["table", "json", "csv"])
+    s.set_defaults(func=_sample_size)
+
+    b = sub.add_parser("leaderboard", help="probabilistic ranks of a published leaderboard",
+                       description="Rank probabilities of leaderboard entries from their "
+                                   "accuracies and the test-set size (paper Fig. 5).")
+    b.add_argument("file", help="CSV with columns name,accuracy in published order")
+    b.add_argument("--n", type=_positive_int, required=True, help="test-set size")
+    b.add_argument("--prizes", type=float, nargs="+", help="prize for rank 1, 2, ...")
+    b.add_argument("--draws", type=_positive_int, default=20000)
+    b.add_argument("--top", type=_positive_int, default=10, help="ranks to show")
+    b.add_argument("--seed", type=int)
+    b.add_argument("--format", default="table", choices=["table", "json", "csv"])
+    b.set_defaults(func=_leaderboard)
+
+    r = sub.add_parser("run", help="run an analysis specification (models/NAME.toml)",
+                       description="Run a TOML analysis spec and write its result tree (netCDF),"
+                                   " summary (CSV) and figures.")
+    r.add_argument("spec", help="path to a .toml spec, e.g. models/cocaine_purity.toml")
+    r.add_argument("--output", help="output folder (default output/<name>/)")
+    r.add_argument("--draws", type=_positive_int, help="override the spec's draws per chain")
+    r.add_argument("--seed", type=int, help="override the spec's seed")
+    r.set_defaults(func=_run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0 success, 2 bad input).
+
+    Examples
+    --------
+    >>> from bayescm.cli import main
+    >>> main(["sample-size", "--mu", "0.2", "--sims", "500", "--seed", "1",
+    ...       "--format", "csv"])  # doctest: +ELLIPSIS
+    ,n,mu_target,mu_reached,power,rule_of_thumb_n
+    plan,...
+    0
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except UsageError as err:
+        print(f"bayescm {args.command}: error: {err}", file=sys.stderr)
+    except (ValueError, TypeError, KeyError, FileNotFoundError) as err:
+        message = err.args[0] if isinstance(err, KeyError) and err.args else err
+        print(f"bayescm {args.command}: error: {message}", file=sys.stderr)
+    return EXIT_USAGE

@@ -1,0 +1,77 @@
+"""Analysis specifications: every spec in models/ runs and writes its outputs; bad specs fail
+with messages that name the file and the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+import pandas as pd
+import pytest
+
+matplotlib.use("Agg")
+
+import bayescm as bcm
+from bayescm.spec import SpecError, load_spec, parse_spec
+
+MODELS = sorted((Path(__file__).resolve().parents[1] / "models").glob("*.toml"))
+
+
+def test_catalogue_is_complete():
+    names = {p.stem for p in MODELS}
+    assert {"cocaine_purity", "literature_table_s1", "simulated_classifier", "wordle"} <= names
+
+
+@pytest.mark.parametrize("path", MODELS, ids=[p.stem for p in MODELS])
+def test_every_spec_runs_and_writes(path, tmp_path):
+    spec = load_spec(path)
+    idata = spec.run(tmp_path, draws=200)
+    tree = bcm.load(tmp_path / f"{spec.name}.nc")
+    assert set(tree.children) == set(idata.children)
+    table = pd.read_csv(tmp_path / "summary.csv", index_col=0)
+    expected = bcm.summary(idata)
+    assert set(expected.index) <= set(table.index)
+    pngs = list(tmp_path.glob("*.png"))
+    assert pngs and all(p.stat().st_size > 1000 for p in pngs)
+
+
+def test_paper_specs_hold_the_papers_data():
+    lit = load_spec(next(p for p in MODELS if p.stem == "literature_table_s1"))
+    assert len(lit.data) == 24 and lit.data["8"].cells == {"tp": 28, "fn": 9, "fp": 4, "tn": 3}
+    coke = load_spec(next(p for p in MODELS if p.stem == "cocaine_purity"))
+    assert coke.data.cells == {"tp": 26, "fn": 0, "fp": 2, "tn": 6}
+    wordle = load_spec(next(p for p in MODELS if p.stem == "wordle"))
+    assert wordle.data == bcm.datasets.wordle()
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"data": {"tp": 1, "fn": 1, "tn": 1, "fp": 1}, "colour": "red"}, "colour"),
+        ({"options": {"draws": 10}}, "data"),
+        ({"data": {"tp": 1, "fn": 1, "tn": 1}}, "fp"),
+        ({"data": {"tp": -1, "fn": 1, "tn": 1, "fp": 1}}, "tp"),
+        ({"data": {"tp": 1, "fn": 1, "tn": 1, "fp": 1}, "priors": {"tpr": "flat"}}, "flat"),
+        ({"data": {"tp": 1, "fn": 1, "tn": 1, "fp": 1},
+          "priors": {"tpr": {"dist": "Beta", "alpha": -2, "beta": 1}}}, "tpr"),
+        ({"data": {"tp": 1, "fn": 1, "tn": 1, "fp": 1}, "options": {"draws": "many"}}, "draws"),
+        ({"data": {"tp": 1, "fn": 1, "tn": 1, "fp": 1}, "options": {"metrics": ["auc"]}},
+         "auc"),
+    ],
+)
+def test_bad_specs_name_the_key(raw, message):
+    with pytest.raises((SpecError, ValueError, TypeError), match=message):
+        parse_spec(raw, name="bad")
+
+
+def test_bad_files(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        load_spec(tmp_path / "none.toml")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[data\ntp = 1")
+    with pytest.raises(SpecError, match=r"broken\.toml"):
+        load_spec(broken)
+    missing = tmp_path / "missing.toml"
+    missing.write_text('[data]\ncsv = "nowhere.csv"\n')
+    with pytest.raises((SpecError, FileNotFoundError), match=r"nowhere\.csv"):
+        load_spec(missing)
