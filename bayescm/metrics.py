@@ -130,7 +130,7 @@ def _m(name: str, func: Callable[..., Any], long_name: str, aliases: Sequence[st
 
 _BINARY = [
     _m("prevalence", lambda tp, fn, fp, tn: tp + fn, "prevalence (share of true positives)",
-       ["prev", "base_rate", "phi"], None),
+       ["prev", "base_rate"], None),
     _m("bias", lambda tp, fn, fp, tn: tp + fp, "bias (predicted positive rate)",
        ["predicted_positive_rate", "ppr", "detection_prevalence"], None),
     _m("tpr", lambda tp, fn, fp, tn: _safe(tp, tp + fn), "true positive rate (sensitivity)",
