@@ -15,7 +15,7 @@ Examples
 from importlib import import_module
 from typing import Any
 
-from . import datasets, diagnostics, frequentist, metrics, priors, stats
+from . import datasets, diagnostics, metrics, priors, stats
 from ._container import load, save
 from ._version import __version__
 from .compare import leaderboard, prob_superior, rank_probabilities
@@ -30,11 +30,12 @@ from .prevalence import with_prevalence
 from .priors import Beta, Dirichlet, Fixed, Haldane, Jeffreys, Laplace
 from .sensitivity import prior_sensitivity
 from .simulate import simulate, simulate_counts
+from .spec import load_spec
 from .stats import HDI_PROB
 from .summary import informedness, probability, summary
 
 # Submodules with heavier imports (matplotlib) or their own namespace load on first use.
-_LAZY = ("plots", "samplesize")
+_LAZY = ("frequentist", "plots", "samplesize", "spec")
 
 
 def __getattr__(name: str) -> Any:
@@ -68,6 +69,7 @@ __all__ = [
     "leaderboard",
     "list_metrics",
     "load",
+    "load_spec",
     "metrics",
     "plots",
     "posterior_predictive",

@@ -19,7 +19,6 @@ initial positive sequence ends for every series, which for independent draws is 
 from __future__ import annotations
 
 import numpy as np
-from scipy import special, stats
 
 __all__ = ["rhat", "ess", "z_scale"]
 
@@ -42,6 +41,8 @@ def z_scale(x: np.ndarray) -> np.ndarray:
 
     Ties get the average rank, and ``+inf`` ranks last, so unbounded draws are handled.
     """
+    from scipy import special, stats  # only rank-normalised diagnostics need scipy
+
     c, n = x.shape[:2]
     flat = x.reshape((c * n,) + x.shape[2:])
     ranks = stats.rankdata(flat, method="average", axis=0)
