@@ -15,7 +15,7 @@ import xarray as xr
 
 from . import _container as box
 from ._version import __version__
-from .diagnostics import ess, rhat
+from .diagnostics import ess, rhat, rhat_ess_split
 from .metrics import Metric
 from .priors import Fixed, prior_to_dict
 
@@ -84,7 +84,10 @@ def diagnostic_variables(
     """R-hat and ESS of every variable, stacked along a leading ``diagnostic`` axis."""
     out = {}
     for name, (dims, arr, _) in variables.items():
-        stacked = np.stack([rhat(arr, r_method), ess(arr, e_method)])
+        if (r_method, e_method) == ("split", "mean"):
+            stacked = np.stack(rhat_ess_split(arr))
+        else:
+            stacked = np.stack([rhat(arr, r_method), ess(arr, e_method)])
         out[name] = (("diagnostic",) + dims[2:], stacked, {"long_name": f"diagnostics of {name}"})
     return out
 

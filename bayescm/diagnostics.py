@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["rhat", "ess", "z_scale"]
+__all__ = ["ess", "rhat", "rhat_ess_split", "z_scale"]
 
 
 def _split(x: np.ndarray) -> np.ndarray:
@@ -147,21 +147,71 @@ def ess(x: np.ndarray, method: str = "bulk") -> np.ndarray:
     return out
 
 
+def rhat_ess_split(x: np.ndarray, block: int = 512) -> tuple[np.ndarray, np.ndarray]:
+    """Classic split R-hat and ESS (``rhat(x, "split")``, ``ess(x, "mean")``) in one pass.
+
+    Both need the split chains' means and variances; computing them once, a block of series
+    at a time, keeps the temporaries in cache for large batches. Series with non-finite draws
+    fall back to the rank-normalised versions, as in :func:`rhat` and :func:`ess`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm.diagnostics import rhat_ess_split
+    >>> r, e = rhat_ess_split(np.random.default_rng(0).normal(size=(4, 1000, 3)))
+    >>> bool(np.all(abs(r - 1) < 0.01)), bool(np.all(e > 3000))
+    (True, True)
+    """
+    x = np.asarray(x, dtype=float)
+    rest = x.shape[2:]
+    if x.shape[1] < 4:
+        return np.full(rest, np.nan), np.full(rest, np.nan)
+    s = _split(x)
+    m, n = s.shape[:2]
+    size = int(np.prod(rest, dtype=int))
+    flat = s.reshape(m, n, size)
+    r_out, e_out = np.empty(size), np.empty(size)
+    for start in range(0, size, block):
+        part = flat[:, :, start:start + block]
+        # non-finite series give NaN here and are recomputed on ranks below
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            chain_mean = part.mean(axis=1)
+            centred = part - chain_mean[:, None]
+            acov0 = np.einsum("ijk,ijk->ik", centred, centred) / n  # per split chain
+            within = acov0.mean(axis=0) * n / (n - 1.0)
+            between = n * chain_mean.var(axis=0, ddof=1)
+            r_out[start:start + block] = np.sqrt((between / within + n - 1) / n)
+            e_out[start:start + block] = _ess_centred(centred, chain_mean,
+                                                      acov0.mean(axis=0))
+    r_out, e_out = r_out.reshape(rest), e_out.reshape(rest)
+    bad = ~np.isfinite(s).all(axis=(0, 1))
+    if bad.any():
+        r_out[bad] = _rhat_rank(s[:, :, bad])
+        e_out[bad] = _ess_geyer(z_scale(s[:, :, bad]))
+    return r_out, e_out
+
+
 def _ess_geyer(s: np.ndarray) -> np.ndarray:
-    """ESS of split chains ``s`` (chain, draw, *rest), following ArviZ's ``_ess`` exactly.
+    """ESS of split chains ``s`` (chain, draw, *rest), following ArviZ's ``_ess`` exactly."""
+    m, n = s.shape[:2]
+    rest = s.shape[2:]
+    size = int(np.prod(rest, dtype=int))
+    flat = s.reshape(m, n, size)
+    chain_mean = flat.mean(axis=1)
+    centred = flat - chain_mean[:, None]
+    acov0 = np.einsum("ijk,ijk->k", centred, centred) / (m * n)
+    return _ess_centred(centred, chain_mean, acov0).reshape(rest)
+
+
+def _ess_centred(centred: np.ndarray, chain_mean: np.ndarray, acov0: np.ndarray) -> np.ndarray:
+    """Geyer's initial monotone sequence ESS from centred split chains ``(m, n, S)``.
 
     Each series stops at its own end of Geyer's initial positive sequence; autocovariances of
     later lags are computed only for the series still running (re-gathered whenever that set
     halves), so a few slowly mixing series do not make every series pay for long lags.
     """
-    m, n = s.shape[:2]
-    rest = s.shape[2:]
-    size = int(np.prod(rest, dtype=int))
-    flat = s.reshape(m, n, size)
+    m, n, size = centred.shape
     total = m * n
-    chain_mean = flat.mean(axis=1)
-    centred = flat - chain_mean[:, None]
-    acov0 = np.einsum("ijk,ijk->k", centred, centred) / (m * n)
     mean_var = acov0 * n / (n - 1.0)
     var_plus = mean_var * (n - 1.0) / n
     if m > 1:
@@ -226,4 +276,4 @@ def _ess_geyer(s: np.ndarray) -> np.ndarray:
     # ArviZ tests max - min < resolution; a variance below resolution^2 is the same test up to
     # a factor sqrt(n) on the range, without two more passes over the draws
     constant = var_plus < np.finfo(float).resolution ** 2
-    return np.where(constant, float(total), out).reshape(rest)
+    return np.where(constant, float(total), out)

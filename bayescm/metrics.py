@@ -336,8 +336,29 @@ def evaluate(metrics: Sequence[Metric], inputs: tuple[Any, ...], shape: tuple[in
     """Evaluate metrics on cell probabilities (binary) or theta (multiclass).
 
     ``shape`` is the expected leading shape of every result (draws and batch axes); a custom
-    metric that returns anything else raises an error naming it.
+    metric that returns anything else raises an error naming it. Large elementwise inputs (the
+    binary cells of a batch) are evaluated in blocks written into the results, so the
+    temporaries of each formula stay small and in cache instead of costing fresh pages.
     """
+    arrays = all(isinstance(a, np.ndarray) and a.shape == shape for a in inputs)
+    size = int(np.prod(shape, dtype=np.int64))
+    if arrays and size > 2 * EVAL_BLOCK and all(m.kind == "binary" for m in metrics):
+        flat = [a.reshape(-1) for a in inputs]
+        out = {m.name: np.empty(size) for m in metrics}
+        for start in range(0, size, EVAL_BLOCK):
+            block = tuple(a[start:start + EVAL_BLOCK] for a in flat)
+            for name, value in _evaluate(metrics, block, block[0].shape).items():
+                out[name][start:start + EVAL_BLOCK] = value
+        return {name: value.reshape(shape) for name, value in out.items()}
+    return _evaluate(metrics, inputs, shape)
+
+
+EVAL_BLOCK = 1 << 16
+"""Elements per block when evaluating elementwise metrics on large arrays."""
+
+
+def _evaluate(metrics: Sequence[Metric], inputs: tuple[Any, ...], shape: tuple[int, ...]
+              ) -> dict[str, np.ndarray]:
     out: dict[str, np.ndarray] = {}
     for metric in metrics:
         try:

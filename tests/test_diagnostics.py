@@ -6,7 +6,7 @@ import arviz_stats
 import numpy as np
 import pytest
 
-from bayescm.diagnostics import ess, rhat
+from bayescm.diagnostics import ess, rhat, rhat_ess_split
 from bayescm.stats import hdi
 
 
@@ -97,3 +97,13 @@ def test_hdi_vectorised_and_nan():
     assert out[2, 0] == pytest.approx(hdi(draws[2, 0], 0.9))
     with pytest.raises(ValueError, match="strictly between 0 and 1"):
         hdi(draws, 1.5)
+
+
+def test_one_pass_split_diagnostics_equal_separate_ones():
+    rng = np.random.default_rng(8)
+    x = np.stack([_ar1(rng, phi, (4, 301, 5)) for phi in (0.0, 0.7)], axis=-1)  # odd draws
+    x[1, 7, 2, 0] = np.inf
+    r, e = rhat_ess_split(x, block=3)  # blocks that cut through the series
+    np.testing.assert_allclose(r, rhat(x, "split"), rtol=1e-12)
+    np.testing.assert_allclose(e, ess(x, "mean"), rtol=1e-10)
+    assert float(arviz_stats.rhat(x[..., 1, 1], method="split")) == pytest.approx(r[1, 1])
