@@ -160,7 +160,7 @@ def test_plot_sample_size(tmp_path):
     np.testing.assert_allclose(rule.get_ydata(), 200 / np.sqrt(rule.get_xdata()))
     assert _by_gid(ax, "plan").get_xdata()[0] == target.n
     assert ax.get_xscale() == "log"
-    assert "%" in ax.get_ylabel()
+    assert "(percentage points)" in ax.get_ylabel()
     with pytest.raises(ValueError, match="same non-zero length"):
         plots.plot_sample_size({"n": [10, 20], "mu": [0.1]})
 

@@ -86,7 +86,7 @@ def plot_sample_size(result: Any, ax: Any = None, plan: SampleSizePlan | None = 
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("test-set size N")
-    ax.set_ylabel("metric uncertainty MU (percentage points, %)")
+    ax.set_ylabel("metric uncertainty MU (percentage points)")
     ax.set_title("Sample size: width of the 95 % HDI against N")
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=8, frameon=False)
