@@ -17,7 +17,7 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pandas as pd
 
@@ -28,6 +28,13 @@ EXIT_USAGE = 2
 
 class UsageError(Exception):
     """A user error the command line reports in one line (exit code 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr (and exit code 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _progress(enabled: bool) -> Callable[[str], None] | None:
@@ -240,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     ...                            "--fp", "2"]).tp
     26
     """
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="bayescm",
         description="Honest uncertainty on classifier performance: posterior distributions of "
                     "confusion-matrix metrics (Tötsch & Hoffmann 2021).")

@@ -126,6 +126,8 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
                 if np.isfinite(obs):
                     ax.axvline(obs, color=f"C{i % 10}", ls=":", lw=1)
             ax.set_yticks([])
+            if len(values) > 1:
+                ax.legend(fontsize=7, loc="best")
         long_name = post[name].attrs.get("long_name", name)
         ax.set_title(f"{name}: {long_name}" if long_name != name else name, fontsize=9)
     for ax in axes[len(names):]:

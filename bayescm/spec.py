@@ -6,7 +6,7 @@ fits it and writes the result tree (netCDF), the summary (CSV) and the figures i
 The ready-to-run specifications in the repository's ``models/`` folder (the paper's analyses
 among them) are run with ``bayescm run models/NAME.toml``.
 
-The format, every table optional except ``[data]``::
+The format, every table optional except ``[data]`` (or ``[simulate]``)::
 
     name = "cocaine_purity"          # default: the file name without .toml
     description = "..."
@@ -24,6 +24,14 @@ The format, every table optional except ``[data]``::
     #                                #   name column (id_column, default "id") -> a batch
     # [data.classifiers.NAME]        # an inline batch: one table of tp, fn, tn, fp per name
     # tp = 26 ...
+
+    # [simulate]                     # instead of [data]: matrices drawn by bayescm.simulate
+    # n = [20, 100, 500]             #   samples per matrix (one size or several)
+    # prevalence = 0.5               #   the true parameters (default: the paper's simulated
+    # tpr = 0.8                      #   classifier, 0.5 / 0.8 / 0.6)
+    # tnr = 0.6
+    # size = 1                       #   matrices per n; batch names "N20" or "N20_1", ...
+    # seed = 7                       #   seed of the simulation (not of the fit)
 
     [priors]                         # default (all parameters), prevalence, tpr, tnr, rates
     default = "laplace"              # a name: laplace, jeffreys, haldane (uniform, bayes)
@@ -81,7 +89,8 @@ from .priors import Beta, Dirichlet, Fixed, resolve_prior
 __all__ = ["AnalysisSpec", "SpecError", "load_spec", "parse_spec", "read_matrix_csv",
            "read_table_csv"]
 
-TOP_KEYS = ("name", "description", "data", "priors", "options", "outputs")
+TOP_KEYS = ("name", "description", "data", "simulate", "priors", "options", "outputs")
+SIMULATE_KEYS = ("n", "prevalence", "tpr", "tnr", "size", "seed")
 DATA_FORMS = ("tp", "counts", "csv", "table", "classifiers")
 CELL_KEYS = ("tp", "fn", "tn", "fp")
 DATA_KEYS = {
@@ -528,8 +537,8 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
     Parameters
     ----------
     raw : mapping
-        Tables ``data`` (required), ``priors``, ``options``, ``outputs``; keys ``name``,
-        ``description``.
+        Tables ``data`` or ``simulate`` (one is required), ``priors``, ``options``,
+        ``outputs``; keys ``name``, ``description``.
     name : str, optional
         Name when ``raw`` has none (the file name for :func:`load_spec`).
     source : Path, optional
@@ -551,11 +560,16 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
     description = raw.get("description", "")
     if not isinstance(description, str):
         raise SpecError(f"{where}'description' must be a string.")
-    if "data" not in raw:
+    if "data" in raw and "simulate" in raw:
+        raise SpecError(f"{where}give either [data] or [simulate], not both.")
+    if "data" not in raw and "simulate" not in raw:
         raise SpecError(f"{where}missing [data] table: give tp/fn/tn/fp, counts, csv, table or "
-                        "[data.classifiers].")
+                        "[data.classifiers] (or simulate matrices with [simulate]).")
     base = source.parent if source is not None else Path.cwd()
-    data = _parse_data(raw["data"], base, source)
+    if "simulate" in raw:
+        data = _parse_simulate(raw["simulate"], source)
+    else:
+        data = _parse_data(raw["data"], base, source)
     priors = _parse_priors(raw.get("priors", {}), source)
     options = _parse_options(raw.get("options", {}), source)
     outputs = raw.get("outputs", {})
@@ -657,6 +671,42 @@ def _parse_data(data: Any, base: Path, source: Any) -> ConfusionMatrix | dict[st
         raise
     except (ValueError, TypeError) as err:
         raise SpecError(f"{where}[data]: {err}") from None
+
+
+def _parse_simulate(table: Any, source: Any) -> dict[str, ConfusionMatrix]:
+    """Matrices of ``bayescm.simulate.simulate`` as a batch named ``N<n>`` (``N<n>_<i>``)."""
+    from .simulate import simulate
+
+    where = _where(source)
+    _check_keys(table, SIMULATE_KEYS, "simulate", source)
+    if "n" not in table:
+        raise SpecError(f"{where}[simulate] needs n (samples per matrix, one or a list).")
+    sizes = table["n"] if isinstance(table["n"], list) else [table["n"]]
+    if not sizes or any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in sizes):
+        raise SpecError(f"{where}[simulate] n must be a positive whole number or a list of them, "
+                        f"got {table['n']!r}.")
+    if len(set(sizes)) != len(sizes):
+        raise SpecError(f"{where}[simulate] n has repeated sizes: {sizes}.")
+    size = table.get("size", 1)
+    seed = table.get("seed")
+    for key, value, low in (("size", size, 1), ("seed", seed, 0)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < low):
+            raise SpecError(f"{where}[simulate] {key} must be a whole number >= {low}, got "
+                            f"{value!r}.")
+    truth = {k: table[k] for k in ("prevalence", "tpr", "tnr") if k in table}
+    rng = np.random.default_rng(seed)
+    out: dict[str, ConfusionMatrix] = {}
+    try:
+        for n in sizes:
+            if size == 1:
+                out[f"N{n}"] = simulate(n, **truth, random_seed=rng)
+            else:
+                batch = simulate(n, **truth, size=size, random_seed=rng)
+                out.update({f"N{n}_{i + 1}": cm for i, cm in enumerate(batch.values())})
+    except (ValueError, TypeError) as err:
+        raise SpecError(f"{where}[simulate]: {err}") from None
+    return out
 
 
 def _count(value: Any, key: str, source: Any) -> int:

@@ -106,6 +106,7 @@ def test_bad_input_exits_2(capsys, args, message):
     assert code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1  # one line, also for argparse's own errors
 
 
 def test_malformed_csv_exits_2(capsys, tmp_path):

@@ -75,3 +75,29 @@ def test_bad_files(tmp_path):
     missing.write_text('[data]\ncsv = "nowhere.csv"\n')
     with pytest.raises((SpecError, FileNotFoundError), match=r"nowhere\.csv"):
         load_spec(missing)
+
+
+def test_simulate_table_draws_reproducible_batches():
+    raw = {"simulate": {"n": [20, 200], "tpr": 0.9, "size": 2, "seed": 5}}
+    spec = parse_spec(raw, name="sim")
+    assert list(spec.data) == ["N20_1", "N20_2", "N200_1", "N200_2"]
+    assert [cm.n for cm in spec.data.values()] == [20, 20, 200, 200]
+    again = parse_spec(raw, name="sim")
+    assert all(a == b for a, b in zip(spec.data.values(), again.data.values(), strict=True))
+    paper = load_spec(next(p for p in MODELS if p.stem == "simulated_classifier"))
+    assert next(iter(paper.data)) == "N20" and paper.data["N2000"].n == 2000
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"simulate": {"n": 10}, "data": {"tp": 1, "fn": 1, "tn": 1, "fp": 1}}, "not both"),
+        ({"simulate": {"tpr": 0.8}}, "needs n"),
+        ({"simulate": {"n": [10, -5]}}, "positive whole number"),
+        ({"simulate": {"n": 10, "tpr": 1.5}}, "tpr"),
+        ({"simulate": {"n": 10, "bias": 0.1}}, "bias"),
+    ],
+)
+def test_bad_simulate_tables(raw, message):
+    with pytest.raises(SpecError, match=message):
+        parse_spec(raw, name="bad")
