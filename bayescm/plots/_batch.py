@@ -204,7 +204,7 @@ def plot_rank_probabilities(
                         gid=f"expected_prize:{names[i]}")
         ax.annotate("expected\nprize", xy=(1.0, 1.0), xycoords="axes fraction",
                     xytext=(4, 2), textcoords="offset points", va="bottom", fontsize=8)
-    ax.set_title("Probabilistic leaderboard: P(rank) in %")
+    ax.set_title("Probabilistic leaderboard: P(rank) in %", pad=22)
     return ax
 
 

@@ -15,7 +15,8 @@ from ..stats import HDI_PROB, check_prob, hdi
 from ..summary import resolve_var_names
 
 __all__ = [
-    "Scale", "bounded_kde", "draws_of", "format_value", "hdi_prob_of", "scale_of", "select",
+    "Scale", "bounded_kde", "display_name", "draws_of", "format_value", "hdi_prob_of",
+    "scale_of", "select",
 ]
 
 _PROPORTIONS = frozenset({
@@ -214,7 +215,7 @@ def percent_axis(axis: Any, scale: Scale, points: bool = False) -> None:
             axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{100 * v:+.0f}"
                                                           if v else "0"))
         else:
-            axis.set_major_formatter(ticker.PercentFormatter(xmax=1.0, decimals=None))
+            axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{100 * v:.6g}%"))
 
 
 def unit_suffix(scale: Scale, points: bool = False) -> str:
@@ -224,6 +225,15 @@ def unit_suffix(scale: Scale, points: bool = False) -> str:
     if scale.log:
         return " (log scale)"
     return ""
+
+
+_DISPLAY = {"lr_plus": "LR+", "lr_minus": "LR−", "f05": "F0.5", "gmean": "G-mean",
+            "jaccard": "Jaccard", "prevalence": "prevalence", "theta": "θ"}
+
+
+def display_name(name: str) -> str:
+    """A short name for titles: ``'TPR'``, ``'LR+'``, ``'F1_MACRO'``."""
+    return _DISPLAY.get(name, name.upper() if len(name) <= 5 or "_" in name else name)
 
 
 def label_of(da: xr.DataArray, name: str) -> str:

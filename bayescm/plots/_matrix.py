@@ -55,14 +55,17 @@ def plot_theta(idata: xr.DataTree, ax: Any = None, classifier: Hashable | None =
     k_true, k_pred = da.sizes["true_class"], da.sizes["pred_class"]
     draws = np.asarray(da.values, dtype=float).reshape(k_true, k_pred, -1)
     mean = draws.mean(axis=-1)
+    sd = draws.std(axis=-1, ddof=1)
     bounds = hdi(draws, prob)
-    ax = new_axes(ax, figsize=(1.6 + 1.05 * k_pred, 1.2 + 0.8 * k_true))
+    ax = new_axes(ax, figsize=(1.8 + (0.75 if k_pred > 6 else 1.05) * k_pred,
+                               1.2 + (0.6 if k_true > 6 else 0.8) * k_true))
     image = ax.imshow(100 * mean, cmap="Blues", vmin=0, aspect="auto", gid="theta_mean")
     top = float(mean.max()) if mean.size else 1.0
     small = k_pred > 6
     for (i, j), m in np.ndenumerate(mean):
         lo, hi = bounds[i, j]
-        text = f"{100 * m:.1f}" if small else f"{100 * m:.1f} %\n[{100 * lo:.1f}, {100 * hi:.1f}]"
+        text = (f"{100 * m:.1f}\n±{100 * sd[i, j]:.1f}" if small
+                else f"{100 * m:.1f} %\n[{100 * lo:.1f}, {100 * hi:.1f}]")
         ax.text(j, i, text, ha="center", va="center", fontsize=6 if small else 7,
                 color="white" if m > 0.6 * top else "black", gid=f"cell:{i},{j}")
     ax.set_xticks(range(k_pred), [str(v) for v in da["pred_class"].values])
@@ -72,6 +75,6 @@ def plot_theta(idata: xr.DataTree, ax: Any = None, classifier: Hashable | None =
     what = "P(true, predicted)" if name == "theta" else "P(predicted | true)"
     ax.figure.colorbar(image, ax=ax, label=f"posterior mean {what} (%)", shrink=0.8)
     suffix = f", classifier {classifier}" if classifier is not None else ""
-    cells = "" if small else f", {100 * prob:g} % HDI in brackets"
+    cells = (" ± sd (%)" if small else f" (%), {100 * prob:g} % HDI in brackets")
     ax.set_title(f"{name}: posterior mean{cells}{suffix}", fontsize=10)
     return ax

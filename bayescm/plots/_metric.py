@@ -13,6 +13,7 @@ from ..summary import resolve_var_names
 from ._common import (
     Scale,
     bounded_kde,
+    display_name,
     draws_of,
     flat,
     format_value,
@@ -115,7 +116,7 @@ def _finish_axis(ax: Any, scale: Scale, xlabel: str, lims: list[tuple[float, flo
 
 
 def _title(name: str, classifier: Hashable | None, class_: Hashable | None) -> str:
-    parts = [name.upper() if len(name) <= 5 else name]
+    parts = [display_name(name)]
     if classifier is not None:
         parts.append(f"classifier {classifier}")
     if class_ is not None:
