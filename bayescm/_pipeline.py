@@ -20,7 +20,8 @@ from .metrics import Metric
 from .priors import Fixed, prior_to_dict
 
 __all__ = ["DIAGNOSTIC_METHODS", "DIAGNOSTIC_NOTES", "check_int", "constant_data",
-           "diagnostic_variables", "name_variables", "prior_draws", "seeds", "tree_attrs"]
+           "diagnostic_variables", "name_variables", "ordered_draws", "prior_draws",
+           "sample_array", "seeds", "tree_attrs"]
 
 DIAGNOSTIC_METHODS = {"exact": ("split", "mean"), "nuts": ("rank", "bulk")}
 DIAGNOSTIC_NOTES = {
@@ -115,12 +116,21 @@ def prior_draws(
                                       random_seed=int(rng.integers(2**31)))
     out = {}
     for p in free:
-        da = tree["prior"][p]
-        order = ["chain", "draw"] + (["classifier"] if names is not None else [])
-        order += list(kind.param_dims(p))
-        arr = np.asarray(da.transpose(*order).values)
+        arr = ordered_draws(tree["prior"][p], kind, p, names is not None)
         out[p] = arr.reshape((chains, draws) + arr.shape[2:])
     return out, names is not None
+
+
+def ordered_draws(da: xr.DataArray, kind: Any, name: str, batched: bool) -> np.ndarray:
+    """Draws of a parameter as ``(chain, draw, [classifier], *param_dims)``."""
+    order = ["chain", "draw"] + (["classifier"] if batched else []) + list(kind.param_dims(name))
+    return np.asarray(da.transpose(*order).values)
+
+
+def sample_array(da: xr.DataArray, kind: Any, name: str, batched: bool) -> np.ndarray:
+    """Draws as ``(chain, draw, B, *param_dims)``, adding B = 1 without a batch dim."""
+    arr = ordered_draws(da, kind, name, batched)
+    return arr if batched else arr[:, :, None]
 
 
 def constant_data(kind: Any, priors: Mapping[str, Any], coords: Mapping[str, Any]

@@ -72,13 +72,6 @@ def selected_metrics(idata: xr.DataTree, kind: Any, priors: Mapping[str, Any],
     return kind.select_metrics(resolve_metrics(metrics, kind.catalogue, kind.name), priors)
 
 
-def sample_array(da: xr.DataArray, kind: Any, name: str, batched: bool) -> np.ndarray:
-    """Draws as ``(chain, draw, B, *param_dims)``, adding B = 1 without a batch dim."""
-    order = ["chain", "draw"] + (["classifier"] if batched else []) + list(kind.param_dims(name))
-    arr = np.asarray(da.transpose(*order).values)
-    return arr if batched else arr[:, :, None]
-
-
 def named(derived: Derived, lead: tuple[str, ...], batched: bool, kind: Any,
           selected: list[Metric]) -> dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, str]]]:
     """Dims and long names of derived arrays that carry a batch axis (length 1 if unbatched)."""

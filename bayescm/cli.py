@@ -217,24 +217,22 @@ def _probability(text: str) -> float:
     return value
 
 
-def _positive_int(text: str) -> int:
+def _whole(text: str, minimum: int, what: str, too_small: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} must be >= 1")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number{what}") from None
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"{text} {too_small}")
     return value
+
+
+def _positive_int(text: str) -> int:
+    return _whole(text, 1, "", "must be >= 1")
 
 
 def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of samples") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is negative; counts are >= 0")
-    return value
+    return _whole(text, 0, " of samples", "is negative; counts are >= 0")
 
 
 def build_parser() -> argparse.ArgumentParser:

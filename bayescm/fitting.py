@@ -25,6 +25,7 @@ from ._pipeline import (
     diagnostic_variables,
     name_variables,
     prior_draws,
+    sample_array,
     seeds,
     tree_attrs,
 )
@@ -49,11 +50,10 @@ def _check_fixed_prevalence(priors: Mapping[str, Any], counts: np.ndarray,
     A fixed prevalence describes how the test set was composed; evaluating a classifier at
     another population's prevalence is :func:`bayescm.with_prevalence`'s job.
     """
-    from scipy import stats
-
     fixed = priors.get("prevalence")
     if not isinstance(fixed, Fixed):
         return
+    from scipy import stats  # only fits with a fixed prevalence need it
     share = np.atleast_1d(np.asarray(fixed.value, dtype=float))
     rows = counts.sum(axis=2)  # (B, K)
     if share.size == 1:
@@ -200,7 +200,7 @@ def fit(
         sample_kwargs.setdefault("compute_convergence_checks", False)
         trace = pm.sample(draws=draws, chains=chains, random_seed=nuts_seed, model=model,
                           progressbar=progressbar, **sample_kwargs)
-        params = {p: _batch_axis(trace["posterior"][p], names, kind, p)
+        params = {p: sample_array(trace["posterior"][p], kind, p, names is not None)
                   for p in free}
         groups["sample_stats"] = box.get_group(trace, "sample_stats")
 
@@ -247,11 +247,3 @@ def fit(
     if prior_params is None:
         attrs["prior_note"] = "no prior group: an improper prior (Haldane) cannot be sampled"
     return box.make_tree(groups, attrs)
-
-
-def _batch_axis(da: xr.DataArray, names: list[str] | None, kind: Any, p: str) -> np.ndarray:
-    """NUTS draws as ``(chain, draw, B, *param_dims)``, adding B = 1 for a single matrix."""
-    order = ["chain", "draw"] + (["classifier"] if names is not None else [])
-    order += list(kind.param_dims(p))
-    arr = np.asarray(da.transpose(*order).values)
-    return arr if names is not None else arr[:, :, None]

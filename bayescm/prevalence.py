@@ -19,7 +19,7 @@ import xarray as xr
 
 from . import _container as box
 from . import _trees
-from ._pipeline import DIAGNOSTIC_METHODS, diagnostic_variables
+from ._pipeline import DIAGNOSTIC_METHODS, diagnostic_variables, sample_array
 from .exact import draw_beta, draw_dirichlet
 from .metrics import Metric
 from .priors import Beta, Dirichlet, Fixed, prior_to_dict, resolve_prior
@@ -310,7 +310,7 @@ def _exchange(ds: xr.Dataset, kind: Any, priors: dict[str, Any], selected: list[
         raise ValueError(f"The result lacks the classifier parameters {missing}; "
                          "with_prevalence needs a tree from bcm.fit.")
     chains, draws = ds.sizes["chain"], ds.sizes["draw"]
-    params = {p: _trees.sample_array(ds[p], kind, p, batched) for p in intrinsic}
+    params = {p: sample_array(ds[p], kind, p, batched) for p in intrinsic}
     new = deployment.sample(rng, chains, draws)
     if new is not None:
         batch = next(iter(params.values())).shape[2]
