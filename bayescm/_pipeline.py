@@ -14,6 +14,8 @@ import numpy as np
 import xarray as xr
 
 from . import _container as box
+from ._random import child, seed_sequence
+from ._validate import check_int as _check_int
 from ._version import __version__
 from .diagnostics import ess, rhat, rhat_ess_split
 from .metrics import Metric
@@ -21,7 +23,7 @@ from .priors import Fixed, prior_to_dict
 
 __all__ = ["DIAGNOSTIC_METHODS", "DIAGNOSTIC_NOTES", "check_int", "constant_data",
            "diagnostic_variables", "name_variables", "ordered_draws", "prior_draws",
-           "sample_array", "seeds", "tree_attrs"]
+           "sample_array", "seeds", "stored_values", "tree_attrs"]
 
 DIAGNOSTIC_METHODS = {"exact": ("split", "mean"), "nuts": ("rank", "bulk")}
 DIAGNOSTIC_NOTES = {
@@ -36,22 +38,29 @@ DIAGNOSTIC_NOTES = {
 
 def check_int(value: Any, name: str, minimum: int) -> int:
     """Validate an integer count argument (bools are not integers here)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {value!r}.")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}.")
-    return int(value)
+    return _check_int(value, name, minimum)
 
 
 def seeds(random_seed: Any) -> tuple[np.random.Generator, np.random.Generator, int]:
-    """Independent streams for posterior draws, prior draws and the NUTS seed."""
-    if isinstance(random_seed, np.random.Generator):
-        seq = random_seed.bit_generator.seed_seq
-    else:
-        seq = np.random.SeedSequence(random_seed)
-    post, prior, nuts = seq.spawn(3)
+    """Independent streams for posterior draws, prior draws and the NUTS seed.
+
+    ``random_seed`` may also be a ready :class:`~numpy.random.SeedSequence` (see
+    :mod:`bayescm._random` for the rule every function follows).
+    """
+    seq = random_seed if isinstance(random_seed, np.random.SeedSequence) else \
+        seed_sequence(random_seed)
+    post, prior, nuts = (child(seq, i) for i in range(3))
     return (np.random.default_rng(post), np.random.default_rng(prior),
             int(nuts.generate_state(1)[0]))
+
+
+def stored_values(kind: Any, selected: list[Metric], batch: int, chains: int, draws: int
+                  ) -> float:
+    """How many floats a fit stores: parameters, theta and metrics, posterior and prior."""
+    k = len(kind.labels)
+    metrics = sum(k if m.kind == "per_class" else 1 for m in selected)
+    params = sum(k ** len(kind.param_dims(p)) for p in kind.parameters)
+    return float(chains) * float(draws) * (batch + 1) * (metrics + params + k * k)
 
 
 def name_variables(

@@ -27,8 +27,12 @@ from ._pipeline import (
     prior_draws,
     sample_array,
     seeds,
+    stored_values,
     tree_attrs,
 )
+from ._random import record, seed_sequence
+from ._resources import check_memory
+from ._validate import HINTS as _HINTS
 from .binary import matrices_counts
 from .confusion import ConfusionMatrix, as_batch
 from .metrics import Metric, resolve_metrics
@@ -79,6 +83,51 @@ def _check_fixed_prevalence(priors: Mapping[str, Any], counts: np.ndarray,
             return
 
 
+_SET_BY_FIT = ("draws", "chains", "random_seed", "model", "progressbar", "return_inferencedata")
+
+
+def _sampler_options(method: str, sampler_kwargs: Mapping[str, Any] | None,
+                     nuts_options: Mapping[str, Any]) -> dict[str, Any]:
+    """Validated ``pymc.sample`` options; none are allowed on the exact path."""
+    if sampler_kwargs is not None and not isinstance(sampler_kwargs, Mapping):
+        raise TypeError(f"sampler_kwargs must be a mapping of pymc.sample options, got "
+                        f"{sampler_kwargs!r}.")
+    options = {**dict(sampler_kwargs or {}), **dict(nuts_options)}
+    if not options:
+        return {}
+    taken = [k for k in options if k in _SET_BY_FIT]
+    if taken:
+        raise TypeError(f"{taken} are set by fit itself; pass them as fit's own arguments "
+                        "(draws=, chains=, random_seed=, progressbar=).")
+    unknown = [k for k in options if k not in nuts_option_names()]
+    if unknown:
+        own = ("data, prior, prevalence, tpr, tnr, rates, method, draws, chains, random_seed, "
+               "metrics, hdi_prob, progressbar, sampler_kwargs")
+        hint = _HINTS.get(unknown[0], "")
+        raise TypeError(
+            f"fit() got an unknown keyword argument {unknown[0]!r}; fit's arguments are {own}, "
+            "and further keywords must be pymc.sample options for method='nuts' (e.g. tune, "
+            f"target_accept, cores, max_treedepth).{hint}")
+    if method == "exact":
+        raise ValueError(
+            f"{sorted(options)} are NUTS sampler options, but this fit uses the exact "
+            "(closed-form) sampler, which has none. Drop them, or pass method='nuts' to sample "
+            "with PyMC.")
+    return options
+
+
+def nuts_option_names() -> frozenset[str]:
+    """Options ``pymc.sample`` accepts (its own parameters and the NUTS step's)."""
+    import inspect
+
+    import pymc as pm
+
+    own = set(inspect.signature(pm.sample).parameters) - {"kwargs", "step"} - set(_SET_BY_FIT)
+    nuts = {"target_accept", "max_treedepth", "early_max_treedepth", "step_scale",
+            "adapt_step_size", "max_energy_error", "gamma", "k", "t0"}
+    return frozenset(own | nuts)
+
+
 def _choose_method(method: str, priors: Mapping[str, Any]) -> str:
     if method not in METHODS:
         raise ValueError(f"Unknown method {method!r}; use one of {', '.join(METHODS)}.")
@@ -105,11 +154,12 @@ def fit(
     method: str = "auto",
     draws: int = 5000,
     chains: int = 4,
-    random_seed: int | np.random.Generator | None = None,
+    random_seed: int | np.random.SeedSequence | np.random.Generator | None = None,
     metrics: Iterable[str | Metric] | str | Metric | None = None,
     hdi_prob: float = HDI_PROB,
     progressbar: bool = False,
-    **sample_kwargs: Any,
+    sampler_kwargs: Mapping[str, Any] | None = None,
+    **nuts_options: Any,
 ) -> xr.DataTree:
     """Posterior of every metric of a confusion matrix (or a batch of them).
 
@@ -135,8 +185,11 @@ def fit(
         conjugate.
     draws, chains : int
         Draws per chain and number of chains (default 4 x 5,000 = 20,000, as in the paper).
-    random_seed : int or numpy Generator, optional
-        Same seed, same draws.
+    random_seed : int, numpy SeedSequence or numpy Generator, optional
+        Same seed, same draws. A Generator's state is used (and advanced). The seed actually
+        used (fresh entropy when None) is recorded in the attributes ``random_seed`` (and
+        ``random_seed_spawn_key``), so ``random_seed=int(idata.attrs["random_seed"])`` redraws
+        a fit made with an integer seed or None.
     metrics : list of str or Metric, optional
         Metrics to compute (aliases accepted, custom :class:`~bayescm.Metric` objects too);
         default all. The parameters and ``theta`` are always stored.
@@ -144,8 +197,12 @@ def fit(
         Recorded as the tree's default interval probability for :func:`~bayescm.summary`.
     progressbar : bool, default False
         Show PyMC's progress bar (NUTS).
-    **sample_kwargs
-        Passed to ``pymc.sample`` (e.g. ``tune``, ``target_accept``, ``cores``).
+    sampler_kwargs : mapping, optional
+        Options for ``pymc.sample`` (NUTS only), e.g. ``{"tune": 2000, "target_accept": 0.95}``.
+    **nuts_options
+        The same options as keywords (``tune=``, ``target_accept=``, ``cores=``, ...). Names
+        ``pymc.sample`` does not know raise a TypeError listing the valid ones, and any of them
+        on the exact path raises a ValueError (the exact sampler has no such options).
 
     Returns
     -------
@@ -160,7 +217,12 @@ def fit(
     ------
     ValueError
         Unknown method or metric, improper posterior (Haldane prior with a zero count), exact
-        method with a non-conjugate prior.
+        method with a non-conjugate prior, sampler options on the exact path.
+    ResourceLimitError
+        (a ValueError) when the draws would not fit in memory; the message gives the amount
+        and the ways out (fewer draws, ``metrics=``, smaller batches).
+    TypeError
+        Unknown keyword arguments (the message lists the valid ones).
 
     See Also
     --------
@@ -179,14 +241,19 @@ def fit(
     draws = check_int(draws, "draws", 1)
     chains = check_int(chains, "chains", 1)
     hdi_prob = check_prob(hdi_prob)
+    seq = seed_sequence(random_seed)
     kind = model_kind(mats[0])
     overrides = checked_overrides(kind, {"prevalence": prevalence, "tpr": tpr, "tnr": tnr,
                                           "rates": rates})
     priors = kind.resolve_priors(prior, overrides)
     method = _choose_method(method, priors)
+    options = _sampler_options(method, sampler_kwargs, nuts_options)
     _check_fixed_prevalence(priors, matrices_counts(mats), names)
     selected = kind.select_metrics(resolve_metrics(metrics, kind.catalogue, kind.name), priors)
-    rng_post, rng_prior, nuts_seed = seeds(random_seed)
+    check_memory(stored_values(kind, selected, len(mats), chains, draws), "This fit", [
+        "fewer draws (draws=, chains=)", "only the metrics you need (metrics=[...])",
+        "the batch in smaller parts (fit a few thousand matrices at a time)"])
+    rng_post, rng_prior, nuts_seed = seeds(seq)
     counts = matrices_counts(mats)
     free = kind.free(priors)
 
@@ -197,9 +264,9 @@ def fit(
         import pymc as pm
 
         model = kind.build_pymc(names, counts, priors)
-        sample_kwargs.setdefault("compute_convergence_checks", False)
+        options.setdefault("compute_convergence_checks", False)
         trace = pm.sample(draws=draws, chains=chains, random_seed=nuts_seed, model=model,
-                          progressbar=progressbar, **sample_kwargs)
+                          progressbar=progressbar, **options)
         params = {p: sample_array(trace["posterior"][p], kind, p, names is not None)
                   for p in free}
         groups["sample_stats"] = box.get_group(trace, "sample_stats")
@@ -243,7 +310,7 @@ def fit(
         groups["constant_data"] = fixed
 
     attrs = tree_attrs(kind, priors, selected, hdi_prob, draws, chains, method=method,
-                       random_seed=random_seed if isinstance(random_seed, int) else -1)
+                       **record(seq))
     if prior_params is None:
         attrs["prior_note"] = "no prior group: an improper prior (Haldane) cannot be sampled"
     return box.make_tree(groups, attrs)
