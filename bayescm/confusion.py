@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from ._validate import check_count_array
+
 __all__ = ["ConfusionMatrix", "EmptyMatrixWarning"]
 
 
@@ -18,8 +20,13 @@ class EmptyMatrixWarning(UserWarning):
 def _validate_counts(counts: Any) -> np.ndarray:
     if isinstance(counts, (str, bytes)):
         raise TypeError(f"Counts must be a square numeric array, got the string {counts!r}.")
+    if np.ma.isMaskedArray(counts) and np.ma.getmaskarray(counts).any():
+        raise ValueError(
+            "Counts are a masked array with masked cells. A masked cell is a missing count, not "
+            "a zero, and a confusion matrix cannot have one: fill the cells you know "
+            "(counts.filled(0) if masked means none) or drop the class.")
     try:
-        arr = np.asarray(counts)
+        arr = np.asarray(np.ma.getdata(counts) if np.ma.isMaskedArray(counts) else counts)
     except Exception as exc:  # ragged lists and the like
         raise ValueError(f"Counts could not be read as an array: {exc}") from None
     if arr.dtype == bool:
@@ -27,7 +34,7 @@ def _validate_counts(counts: Any) -> np.ndarray:
             "Counts are booleans; pass the number of samples in each cell (integers), "
             "or use ConfusionMatrix.from_predictions for labels."
         )
-    if arr.dtype.kind not in "iuf":
+    if arr.dtype.kind not in "iufO":
         raise TypeError(
             f"Counts must be numbers, got an array of dtype {arr.dtype}; "
             "convert them to integers first."
@@ -39,22 +46,51 @@ def _validate_counts(counts: Any) -> np.ndarray:
         )
     if arr.shape[0] < 2:
         raise ValueError(f"A confusion matrix needs at least 2 classes, got shape {arr.shape}.")
-    if arr.dtype.kind == "f":
-        if np.isnan(arr).any():
-            raise ValueError("Counts contain NaN; every cell must be a non-negative integer.")
-        if np.isinf(arr).any():
-            raise ValueError("Counts contain infinite values; every cell must be a finite count.")
-        if np.any(arr != np.round(arr)):
-            bad = arr[arr != np.round(arr)][0]
-            raise ValueError(
-                f"Counts must be whole numbers, got the fractional value {bad}; "
-                "a confusion matrix counts samples."
-            )
-    if np.any(arr < 0):
-        raise ValueError(f"Counts must be non-negative, got {arr[arr < 0][0]}.")
-    out = arr.astype(np.int64)
+    out = check_count_array(arr, "Counts")
     out.setflags(write=False)
     return out
+
+
+def _labelled(counts: Any, labels: Sequence[Hashable] | None
+              ) -> tuple[Any, Sequence[Hashable] | None]:
+    """Counts and labels of a labelled table, aligned by label (rows true, columns predicted).
+
+    A pandas DataFrame's index names the true classes and its columns the predicted ones; an
+    xarray DataArray's ``true_class`` and ``pred_class`` coordinates do the same. Both must name
+    the same classes. The cells are taken by label, in the order of ``labels`` when given, else
+    of the rows, so reordered columns can never misalign the matrix.
+    """
+    if isinstance(counts, np.ndarray) or (not hasattr(counts, "dims") and not (
+            hasattr(counts, "columns") and hasattr(counts, "index"))):
+        return counts, labels
+    if hasattr(counts, "columns"):  # pandas DataFrame
+        rows, cols = list(counts.index), list(counts.columns)
+        what = "The DataFrame's index (true classes) and columns (predicted classes)"
+    else:  # xarray DataArray
+        dims = tuple(counts.dims)
+        if set(dims) != {"true_class", "pred_class"}:
+            raise ValueError(f"A DataArray of counts needs the dims ('true_class', 'pred_class'), "
+                             f"got {dims}.")
+        counts = counts.transpose("true_class", "pred_class")
+        rows = [v.item() if hasattr(v, "item") else v for v in counts["true_class"].values]
+        cols = [v.item() if hasattr(v, "item") else v for v in counts["pred_class"].values]
+        what = "The DataArray's true_class and pred_class coordinates"
+    if len(set(rows)) != len(rows) or len(set(cols)) != len(cols):
+        raise ValueError(f"{what} contain duplicate labels: {rows} / {cols}.")
+    if set(rows) != set(cols):
+        raise ValueError(
+            f"{what} must name the same classes; rows {rows}, columns {cols}. Relabel them so "
+            "that every true class has its predicted column.")
+    order = list(rows) if labels is None else list(labels)
+    if isinstance(labels, (str, bytes)):
+        raise TypeError(f"labels must be a sequence of class labels, got the string {labels!r}.")
+    if set(order) != set(rows) or len(order) != len(rows):
+        raise ValueError(f"labels {order} must be the classes of the table, {rows} (in any order).")
+    if hasattr(counts, "columns"):
+        values = counts.loc[order, order].to_numpy()
+    else:
+        values = counts.sel(true_class=order, pred_class=order).values
+    return values, order
 
 
 def _validate_labels(labels: Sequence[Hashable] | None, k: int) -> tuple[Hashable, ...]:
@@ -88,10 +124,17 @@ class ConfusionMatrix:
 
     Parameters
     ----------
-    counts : array-like of int, shape (K, K)
-        Non-negative whole numbers; floats are accepted only when they are integral.
+    counts : array-like of int, shape (K, K), pandas DataFrame or xarray DataArray
+        Non-negative whole numbers; floats are accepted only when they are integral (and below
+        ``2**53``, where floats are exact). Every cell and the total must fit in a signed
+        64-bit integer (an ``OverflowError`` says so otherwise). A DataFrame is read by label:
+        its index names the true classes and its columns the predicted ones (a DataArray: its
+        ``true_class`` and ``pred_class`` coordinates); both must name the same classes, and the
+        cells are aligned by label, never by position. A numpy masked array with masked cells
+        is refused (a masked cell is a missing count, not a zero).
     labels : sequence of hashable, optional
-        One label per class, in the order of the rows; default ``0 .. K-1``.
+        One label per class, in the order of the rows; default ``0 .. K-1`` (a labelled table's
+        own labels). For a labelled table ``labels`` chooses the order of its classes.
     positive : hashable, optional
         The positive class's label (binary analysis of a 2x2 matrix).
     ordered : bool, default False
@@ -103,9 +146,12 @@ class ConfusionMatrix:
     TypeError
         Boolean or non-numeric counts, unhashable labels.
     ValueError
-        Negative, fractional, NaN or infinite counts, a non-square shape, duplicate or
-        mismatched labels, a positive label that is not among the labels, or ``positive``
-        given for a matrix with more than two classes.
+        Negative, fractional, NaN or infinite counts, masked cells, a non-square shape,
+        duplicate or mismatched labels (a table whose rows and columns name different
+        classes), a positive label that is not among the labels, or ``positive`` given for a
+        matrix with more than two classes.
+    OverflowError
+        A cell or the total above ``2**63 - 1``.
 
     See Also
     --------
@@ -130,6 +176,7 @@ class ConfusionMatrix:
         positive: Hashable | None = None,
         ordered: bool = False,
     ) -> None:
+        counts, labels = _labelled(counts, labels)
         arr = _validate_counts(counts)
         labs = _validate_labels(labels, arr.shape[0])
         if not isinstance(ordered, (bool, np.bool_)):
@@ -334,13 +381,25 @@ class ConfusionMatrix:
 def _as_label_array(values: Iterable[Hashable], name: str) -> np.ndarray:
     if isinstance(values, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of labels, not a single string.")
+    if np.ma.isMaskedArray(values):
+        if np.ma.getmaskarray(values).any():
+            raise ValueError(f"{name} is a masked array with masked entries; a masked label is "
+                             "missing: drop those samples (from both label vectors) first.")
+        values = np.ma.getdata(values)
+    if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):  # pandas
+        values = values.to_numpy(dtype=object)
     arr = np.asarray(list(values) if not hasattr(values, "__len__") else values, dtype=object)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}.")
     for v in arr:
-        if v is None or (isinstance(v, float) and np.isnan(v)):
+        if v is None or v is getattr(np.ma, "masked", None) or (
+                isinstance(v, (float, np.floating)) and np.isnan(v)) or _is_pandas_missing(v):
             raise ValueError(f"{name} contains a missing value ({v!r}); drop or label it first.")
     return arr
+
+
+def _is_pandas_missing(v: Any) -> bool:
+    return type(v).__name__ in ("NAType", "NaTType")
 
 
 def as_batch(data: Any) -> tuple[list[str] | None, list[ConfusionMatrix]]:
