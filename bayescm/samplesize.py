@@ -28,6 +28,8 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from ._random import seed_sequence
+from ._validate import check_int_array
 from .priors import Beta, resolve_prior
 from .stats import HDI_PROB, check_prob
 
@@ -37,31 +39,39 @@ __all__ = ["SampleSizePlan", "beta_hdi", "mu_at_power", "mu_bound", "plan", "req
 _N_SIMS = 4000
 
 
+MAX_N = 2**62
+"""Largest sample size the planning functions work with (sizes are int64 throughout)."""
+
+MU_MIN = 2.0 / np.sqrt(float(MAX_N))
+"""Smallest MU that can be planned: ``4 / MU^2`` samples must stay below :data:`MAX_N`."""
+
+_NORMAL_ABOVE = 1e5
+"""Both Beta parameters above this: the HDI is the normal interval (skewness < 0.007)."""
+
+
 def _check_n(n: Any, name: str = "n", minimum: int = 1) -> np.ndarray:
-    arr = np.asarray(n)
-    if arr.dtype == bool or arr.dtype.kind not in "iuf":
+    if isinstance(n, (bool, np.bool_, str, bytes)):
         raise TypeError(f"{name} must be a whole number of samples (or an array of them), "
                         f"got {n!r}.")
-    if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite, got {n!r}.")
-    if np.any(arr != np.round(arr)):
-        bad = arr[arr != np.round(arr)].ravel()[0]
-        raise ValueError(f"{name} must be whole numbers of samples, got {bad!r}; round it.")
-    if np.any(arr < minimum):
-        raise ValueError(f"{name} must be >= {minimum} (a sample size), got {n!r}.")
-    return arr.astype(np.int64)
+    return check_int_array(n, name, minimum, MAX_N)
 
 
 def _check_mu(mu: Any) -> np.ndarray:
+    if isinstance(mu, (bool, np.bool_, str, bytes)):
+        raise TypeError(f"mu must be a number in (0, 1], got {mu!r}.")
     try:
         arr = np.asarray(mu, dtype=float)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise TypeError(f"mu must be a number in (0, 1], got {mu!r}.") from None
     if not np.all((arr > 0) & (arr <= 1)):
         raise ValueError(
             f"mu (the width of the 95 % HDI of a proportion) must lie in (0, 1], got {mu!r}; "
             "give it as a fraction, e.g. 0.05 for 5 percentage points."
         )
+    if np.any(arr < MU_MIN):
+        raise ValueError(
+            f"mu = {np.min(arr):g} would need more than 2**62 samples (4 / mu^2); the smallest "
+            f"MU that can be planned is {MU_MIN:.3g}.")
     return arr
 
 
@@ -174,6 +184,18 @@ def beta_hdi(alpha: Any, beta: Any, hdi_prob: float = HDI_PROB) -> np.ndarray:
     left = (a <= 1) & (b >= 1) & ~uniform  # density decreasing: HDI = [0, Q(prob)]
     right = (b <= 1) & (a >= 1) & ~uniform  # density increasing: HDI = [Q(1 - prob), 1]
     inner = ~(uniform | left | right)
+    # huge a and b (sample sizes beyond ~10^5 on both sides): the normal interval is the HDI
+    # to well below Monte Carlo error, where the incomplete beta function is slow and coarse
+    normal = (a > _NORMAL_ABOVE) & (b > _NORMAL_ABOVE)
+    inner &= ~normal
+    if np.any(normal):
+        from scipy.stats import norm
+
+        an, bn = a[normal], b[normal]
+        total = an + bn
+        mean = an / total
+        half = norm.ppf(0.5 + prob / 2) * np.sqrt(an * bn / (total * total * (total + 1)))
+        lo[normal], hi[normal] = np.clip(mean - half, 0, 1), np.clip(mean + half, 0, 1)
     lo[uniform], hi[uniform] = (1 - prob) / 2, (1 + prob) / 2
     lo[left], hi[left] = 0.0, special.betaincinv(a[left], b[left], prob)
     lo[right], hi[right] = special.betaincinv(a[right], b[right], 1 - prob), 1.0
@@ -354,7 +376,8 @@ def simulated_mu(
     prob = check_prob(hdi_prob)
     gen_a, gen_b = _generating(mode, concentration)
     base = _analysis_prior(prior)
-    rng = np.random.default_rng(random_seed)
+    rng = np.random.default_rng(seed_sequence(random_seed) if not isinstance(
+        random_seed, np.random.SeedSequence) else random_seed)
     p = rng.beta(gen_a, gen_b, size=int(n_sims))
     nn = sizes[..., None]
     k = rng.binomial(nn, p)
@@ -503,10 +526,10 @@ def plan(
     """
     target = float(_check_mu(mu))
     pw = _check_power(power)
+    if isinstance(n_max, (bool, np.bool_)) or not isinstance(n_max, (int, np.integer)):
+        raise TypeError(f"n_max must be an integer, got {n_max!r}.")
     n_max = int(_check_n(n_max, "n_max", 2))
-    seed = random_seed if random_seed is not None else np.random.SeedSequence().entropy
-    if isinstance(seed, np.random.Generator):
-        seed = int(seed.integers(2**63))
+    seed = seed_sequence(random_seed)  # one sequence: the same simulated truths for every n
 
     def mus(sizes: np.ndarray) -> np.ndarray:
         return np.atleast_1d(mu_at_power(sizes, pw, mode, concentration, prior, n_sims,
