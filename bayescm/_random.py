@@ -193,9 +193,10 @@ def warn_if_shared(attrs_a: Mapping[str, Any], attrs_b: Mapping[str, Any], stack
                    ) -> None:
     """Warn (:class:`SharedRandomNumbersWarning`) when two results share random numbers."""
     if shared_stream(attrs_a, attrs_b):
+        seed = attrs_a.get("random_seed")
         warnings.warn(
-            "Both results were drawn from the same random numbers (the same random_seed, or "
-            "generators in the same state), so their draws are not independent and the "
-            "comparison is biased (two identical classifiers would never tie). Fit them with "
-            "different seeds, or as one batch: bcm.fit({'a': cm_a, 'b': cm_b}).",
+            f"Both results were drawn from the same random numbers (random_seed={seed}: the "
+            "same seed, or generators in the same state), so their draws are not independent "
+            "and the comparison is biased (two identical classifiers would never tie). Fit "
+            "them with different seeds, or as one batch: bcm.fit({'a': cm_a, 'b': cm_b}).",
             SharedRandomNumbersWarning, stacklevel=stacklevel)

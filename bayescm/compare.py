@@ -27,7 +27,6 @@ superiority, so for two classifiers ``P(rank 1) = prob_superior + P(tie) / 2``.
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -37,6 +36,7 @@ import pandas as pd
 import xarray as xr
 
 from . import _container as box
+from ._random import child, seed_sequence, warn_if_shared
 from .metrics import Metric, canonical_name, catalogue_for, resolve_metrics
 from .priors import Beta, Fixed, resolve_prior
 from .summary import resolve_var_names
@@ -212,9 +212,10 @@ def prob_superior(
 
     Warns
     -----
-    UserWarning
-        Two separate fits made with the same integer ``random_seed``: their draws share random
-        numbers and are not independent, which biases the probability.
+    SharedRandomNumbersWarning
+        Two separate fits drawn from the same random numbers (the same seed, however it was
+        given: an integer, a NumPy integer, generators in the same state): their draws are not
+        independent, which biases the probability.
 
     See Also
     --------
@@ -250,15 +251,7 @@ def prob_superior(
                 f"The two results have different numbers of draws ({x_a.size} and {x_b.size}); "
                 "fit both with the same draws and chains so they can be paired."
             )
-        seed_a, seed_b = a.attrs.get("random_seed", -1), b.attrs.get("random_seed", -1)
-        if isinstance(seed_a, (int, np.integer)) and seed_a >= 0 and seed_a == seed_b:
-            warnings.warn(
-                f"Both results were fitted with random_seed={seed_a}: their draws share random "
-                "numbers and are not independent, which biases the comparison. Fit them with "
-                "different seeds (or as one batch: bcm.fit({'a': cm_a, 'b': cm_b})).",
-                UserWarning,
-                stacklevel=2,
-            )
+        warn_if_shared(a.attrs, b.attrs)
         kind = str(a.attrs.get("model", "binary"))
     else:
         if c is None:
@@ -662,15 +655,6 @@ def _leaderboard_prior(prior: Any) -> Beta:
     return p
 
 
-def _seed_sequence(random_seed: Any) -> np.random.SeedSequence:
-    if isinstance(random_seed, np.random.Generator):
-        return np.random.SeedSequence(random_seed.integers(2**63))
-    if random_seed is not None and (isinstance(random_seed, bool)
-                                    or not isinstance(random_seed, (int, np.integer))):
-        raise TypeError(f"random_seed must be an int, a numpy Generator or None: {random_seed!r}")
-    return np.random.SeedSequence(random_seed)
-
-
 def leaderboard(
     scores: Sequence[float] | Mapping[str, float] | pd.Series,
     n: int | Sequence[int],
@@ -769,7 +753,8 @@ def leaderboard(
     n_threads = min(4, os.cpu_count() or 1) if threads is None else _check_positive_int(
         threads, "threads")
     sizes = [min(step, draws - lo) for lo in range(0, draws, step)]
-    seeds = _seed_sequence(random_seed).spawn(len(sizes))
+    seq = seed_sequence(random_seed)
+    seeds = [child(seq, i) for i in range(len(sizes))]
     a32, b32 = a.astype(np.float32), b.astype(np.float32)
 
     def run(job: tuple[int, np.random.SeedSequence]) -> _RankCounter:

@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import xarray as xr
 
 from . import _container as box
+from ._random import seed_sequence
 from .confusion import ConfusionMatrix
 from .fitting import fit
 
@@ -31,13 +33,14 @@ def prior_sensitivity(
     *,
     draws: int = 5000,
     chains: int = 4,
-    random_seed: int | None = None,
+    random_seed: int | np.random.SeedSequence | np.random.Generator | None = None,
     **fit_kwargs: Any,
 ) -> xr.DataTree:
     """Fit the same data under several priors and stack the results along ``prior_choice``.
 
-    Every fit uses the same ``random_seed``, so differences between the slices come from the
-    priors, not from Monte Carlo noise.
+    Every fit uses the same random numbers (one seed sequence, whatever form ``random_seed``
+    takes: an integer, None, a SeedSequence or a Generator), so differences between the slices
+    come from the priors, not from Monte Carlo noise.
 
     Parameters
     ----------
@@ -80,10 +83,11 @@ def prior_sensitivity(
         if reserved in fit_kwargs:
             raise TypeError(f"{reserved!r} is set by prior_sensitivity; give priors via "
                             "priors={label: spec}.")
+    seq = seed_sequence(random_seed)  # one sequence shared by every fit
     fits = {}
     for label, spec in specs.items():
         kwargs = dict(spec) if isinstance(spec, Mapping) else {"prior": spec}
-        fits[label] = fit(data, draws=draws, chains=chains, random_seed=random_seed,
+        fits[label] = fit(data, draws=draws, chains=chains, random_seed=seq,
                           **{**fit_kwargs, **kwargs})
     labels = list(fits)
     groups: dict[str, xr.Dataset] = {}
