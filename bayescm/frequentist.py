@@ -25,6 +25,7 @@ import pandas as pd
 from scipy import special, stats
 
 from ._pipeline import check_int
+from ._random import generator
 from .metrics import Metric
 from .paired import _kind_and_catalogue, _metric_values, _select_metrics, encode_labels
 
@@ -163,7 +164,7 @@ def bootstrap(
     if isinstance(metric, (list, tuple)):
         raise TypeError("bootstrap takes one metric; call it once per metric.")
     (m,) = _select_metrics(metric, catalogue, kind, bool(ordered))
-    rng = np.random.default_rng(random_seed)
+    rng, _ = generator(random_seed)
     n = t.size
     if len(codes) == 1:
         counts = np.bincount(t * k + codes[0], minlength=k * k).reshape(k, k)

@@ -13,6 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from ._random import generator
+from ._resources import check_memory
+from ._validate import check_int, check_real
 from .binary import binary_cells
 from .confusion import ConfusionMatrix
 
@@ -20,12 +23,7 @@ __all__ = ["simulate", "simulate_counts"]
 
 
 def _proportion(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
-        raise TypeError(f"{name} must be a number in [0, 1], got {value!r}.")
-    value = float(value)
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"{name} must be a proportion in [0, 1], got {value}.")
-    return value
+    return check_real(value, f"{name} (a proportion)", 0.0, 1.0)
 
 
 def simulate_counts(
@@ -46,8 +44,8 @@ def simulate_counts(
         True parameters, proportions in [0, 1]. Defaults: the paper's simulated classifier.
     size : int or tuple of int, optional
         Number (or shape) of matrices; default one matrix.
-    random_seed : int or numpy Generator, optional
-        Seed for reproducible matrices.
+    random_seed : int, numpy SeedSequence or Generator, optional
+        Seed for reproducible matrices (a Generator's state is used and advanced).
 
     Returns
     -------
@@ -61,10 +59,7 @@ def simulate_counts(
     >>> counts.shape, counts.sum(axis=(1, 2)).tolist()
     ((3, 2, 2), [100, 100, 100])
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"n must be a whole number of samples, got {n!r}.")
-    if n < 1:
-        raise ValueError(f"n (samples per matrix) must be >= 1, got {n}.")
+    n = check_int(n, "n (samples per matrix)", 1, kind="a whole number of samples")
     cells = np.array(binary_cells(_proportion(prevalence, "prevalence"),
                                   _proportion(tpr, "tpr"), _proportion(tnr, "tnr")))
     if size is None:
@@ -74,7 +69,9 @@ def simulate_counts(
         if any(isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 1
                for s in shape):
             raise ValueError(f"size must be a positive integer or a tuple of them, got {size!r}.")
-    rng = np.random.default_rng(random_seed)
+        check_memory(4.0 * float(np.prod(shape, dtype=float)), "These simulated matrices",
+                     ["a smaller size="])
+    rng, _ = generator(random_seed)
     draws = rng.multinomial(int(n), np.clip(cells, 0.0, 1.0), size=shape or None)
     return draws.reshape(shape + (2, 2)).astype(np.int64)
 
