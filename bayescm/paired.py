@@ -43,6 +43,7 @@ import xarray as xr
 
 from . import _container as box
 from ._pipeline import check_int, diagnostic_variables
+from ._random import record, seed_sequence, streams
 from ._version import __version__
 from .confusion import _as_label_array
 from .exact import draw_dirichlet
@@ -180,13 +181,9 @@ def _check_names(names: Any) -> list[str]:
     return names
 
 
-def _rng(random_seed: Any) -> tuple[np.random.Generator, np.random.Generator]:
-    if isinstance(random_seed, np.random.Generator):
-        seq = random_seed.bit_generator.seed_seq
-    else:
-        seq = np.random.SeedSequence(random_seed)
-    post, prior = seq.spawn(2)
-    return np.random.default_rng(post), np.random.default_rng(prior)
+def _rng(seq: np.random.SeedSequence) -> tuple[np.random.Generator, np.random.Generator]:
+    post, prior = streams(seq, 2)
+    return post, prior
 
 
 # ---------------------------------------------------------------------------- metrics
@@ -307,7 +304,8 @@ def _tree(
             "and zero concentration, so the posterior is improper; use prior='laplace' or "
             "'jeffreys'."
         )
-    rng_post, rng_prior = _rng(random_seed)
+    seq = seed_sequence(random_seed)
+    rng_post, rng_prior = _rng(seq)
     lead = box.SAMPLE_DIMS
     coords = {"chain": np.arange(chains), "draw": np.arange(draws),
               "diagnostic": ["r_hat", "ess_bulk"], "metric": [m.name for m in metrics],
@@ -351,7 +349,7 @@ def _tree(
     return box.make_tree(groups, {
         "bayescm_version": __version__, "method": "exact", "hdi_prob": hdi_prob,
         "draws": draws, "chains": chains,
-        "random_seed": random_seed if isinstance(random_seed, int) else -1,
+        **record(seq),
         "rope": box.json_attr(dict(rope)),
         "metrics": box.json_attr([m.name for m in metrics]),
         **attrs,

@@ -22,7 +22,9 @@ import xarray as xr
 
 from . import _container as box
 from . import _trees
-from ._pipeline import check_int, constant_data, prior_draws, seeds, tree_attrs
+from ._pipeline import check_int, constant_data, prior_draws, seeds, stored_values, tree_attrs
+from ._random import generator, record, seed_sequence
+from ._resources import check_memory
 from .binary import BinaryModel
 from .metrics import Metric, resolve_metrics
 from .model import checked_overrides
@@ -70,8 +72,8 @@ def posterior_predictive(
     n : int or sequence of int, optional
         Samples per synthetic matrix (one number, or one per classifier); default the observed
         N of each classifier.
-    random_seed : int or numpy Generator, optional
-        Seed of the multinomial draws.
+    random_seed : int, numpy SeedSequence or Generator, optional
+        Seed of the multinomial draws (recorded in the group's attributes).
     metrics : list of str or Metric, optional
         Metrics to compute; default the fit's (custom metrics must be passed again, see
         :func:`~bayescm.prevalence.with_prevalence`).
@@ -108,7 +110,9 @@ def posterior_predictive(
     k = theta.shape[-1]
     pvals = np.clip(theta.reshape(theta.shape[:-2] + (k * k,)), 0.0, None)
     pvals /= pvals.sum(axis=-1, keepdims=True)
-    rng = np.random.default_rng(random_seed)
+    check_memory(2.0 * theta.size * (1 + len(selected)), "This posterior predictive",
+                 ["fewer metrics (metrics=[...])", "a fit with fewer draws"])
+    rng, seq = generator(random_seed)
     counts = rng.multinomial(sizes, pvals).reshape(theta.shape)
 
     params, synthetic_theta = kind.observed(counts, priors)
@@ -123,6 +127,7 @@ def posterior_predictive(
     coords = _trees.coords_of(idata, kind, post)
     ds = box.make_dataset(variables, coords, {
         "n": box.json_attr(sizes.tolist() if batched else int(sizes[0])),
+        **record(seq),
         "note": "V ~ Multinomial(n, theta) per posterior draw; metrics on V / n. Their spread "
                 "is that of a replication with n samples, (1 + alpha_0 / n) times the "
                 "posterior variance, not the metric's uncertainty.",
@@ -202,7 +207,10 @@ def prior_predictive(
         raise ValueError("An improper prior (Haldane) cannot be sampled, so it implies no "
                          "distribution on the metrics; use 'laplace', 'jeffreys' or a Beta.")
     selected = kind.select_metrics(resolve_metrics(metrics, kind.catalogue, kind.name), priors)
-    _, rng, _ = seeds(random_seed)
+    seq = seed_sequence(random_seed)
+    check_memory(stored_values(kind, selected, 0, chains, draws), "This prior predictive",
+                 ["fewer draws (draws=, chains=)", "only the metrics you need (metrics=[...])"])
+    _, rng, _ = seeds(seq)
     k = len(labels)
     zeros = np.zeros((1, k, k), dtype=np.int64)
     params, batched = prior_draws(kind, priors, None, zeros, rng, chains, draws)
@@ -217,5 +225,5 @@ def prior_predictive(
     fixed = constant_data(kind, priors, coords)
     if fixed is not None:
         groups["constant_data"] = fixed
-    attrs = tree_attrs(kind, priors, selected, hdi_prob, draws, chains)
+    attrs = tree_attrs(kind, priors, selected, hdi_prob, draws, chains, **record(seq))
     return box.make_tree(groups, attrs)

@@ -20,6 +20,7 @@ import xarray as xr
 from . import _container as box
 from . import _trees
 from ._pipeline import DIAGNOSTIC_METHODS, diagnostic_variables, sample_array
+from ._random import generator
 from .exact import draw_beta, draw_dirichlet
 from .metrics import Metric
 from .priors import Beta, Dirichlet, Fixed, prior_to_dict, resolve_prior
@@ -237,7 +238,7 @@ def with_prevalence(
     0.08
     """
     kind = _trees.kind_of(idata)
-    rng = np.random.default_rng(random_seed)
+    rng, _ = generator(random_seed)
     deployment = _Deployment(prevalence, kind)
     old_priors = _trees.decoded_priors(idata)
     priors = dict(old_priors)
