@@ -37,6 +37,7 @@ import xarray as xr
 
 from . import _container as box
 from ._random import child, seed_sequence, warn_if_shared
+from ._validate import keyword_checked
 from .metrics import Metric, canonical_name, catalogue_for, resolve_metrics
 from .priors import Beta, Fixed, resolve_prior
 from .summary import resolve_var_names
@@ -152,6 +153,7 @@ def _check_finite_draws(x: np.ndarray, name: str, labels: Sequence[Any] | None =
 
 
 # ---------------------------------------------------------------------------- prob_superior
+@keyword_checked
 def prob_superior(
     a: xr.DataTree,
     b: xr.DataTree | Hashable,
@@ -453,6 +455,7 @@ _TIE_RULE = ("ties share their ranks equally (as breaking them uniformly at rand
              "expected rank uses the average rank of a tie")
 
 
+@keyword_checked
 def rank_probabilities(
     data: xr.DataTree | xr.DataArray,
     metric: str | Metric | None = None,
@@ -655,6 +658,7 @@ def _leaderboard_prior(prior: Any) -> Beta:
     return p
 
 
+@keyword_checked
 def leaderboard(
     scores: Sequence[float] | Mapping[str, float] | pd.Series,
     n: int | Sequence[int],

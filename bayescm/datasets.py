@@ -13,11 +13,13 @@ import csv
 from importlib import resources
 from typing import Any
 
+from ._validate import keyword_checked
 from .confusion import ConfusionMatrix
 
 __all__ = ["literature_matrices", "literature_table", "mushrooms", "wordle"]
 
 
+@keyword_checked
 def literature_table() -> list[dict[str, Any]]:
     """Rows of Table S1: id, doi, location, tp, fn, tn, fp, n, citations.
 
@@ -36,6 +38,7 @@ def literature_table() -> list[dict[str, Any]]:
     return [{k: (int(v) if k in ints else v) for k, v in row.items()} for row in rows]
 
 
+@keyword_checked
 def literature_matrices() -> dict[str, ConfusionMatrix]:
     """Table S1 as ``{id: ConfusionMatrix}``, ready for a batch ``bcm.fit``.
 
@@ -54,6 +57,7 @@ def literature_matrices() -> dict[str, ConfusionMatrix]:
     }
 
 
+@keyword_checked
 def mushrooms() -> ConfusionMatrix:
     """The mushroom classifier's validation matrix (positive class: poisonous).
 
@@ -69,6 +73,7 @@ def mushrooms() -> ConfusionMatrix:
                                        labels=("poisonous", "edible"))
 
 
+@keyword_checked
 def wordle() -> ConfusionMatrix:
     """Wordle guess counts (2, 3, 4, 5, 6 guesses or X = failed), ordered; X never occurs.
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._validate import keyword_checked
+
 __all__ = ["ess", "rhat", "rhat_ess_split", "z_scale"]
 
 
@@ -59,6 +61,7 @@ def _rhat_classic(x: np.ndarray) -> np.ndarray:
         return np.sqrt((between / within + n - 1) / n)
 
 
+@keyword_checked
 def rhat(x: np.ndarray, method: str = "rank") -> np.ndarray:
     """Split R-hat of draws ``x`` with shape ``(chain, draw, *rest)``.
 
@@ -108,6 +111,7 @@ def _rhat_rank(s: np.ndarray) -> np.ndarray:
     return np.maximum(bulk, tail)
 
 
+@keyword_checked
 def ess(x: np.ndarray, method: str = "bulk") -> np.ndarray:
     """Effective sample size of draws ``x`` with shape ``(chain, draw, *rest)``.
 
@@ -147,6 +151,7 @@ def ess(x: np.ndarray, method: str = "bulk") -> np.ndarray:
     return out
 
 
+@keyword_checked
 def rhat_ess_split(x: np.ndarray, block: int = 512) -> tuple[np.ndarray, np.ndarray]:
     """Classic split R-hat and ESS (``rhat(x, "split")``, ``ess(x, "mean")``) in one pass.
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ._validate import keyword_checked
 from .confusion import ConfusionMatrix
 from .metrics import BINARY_METRICS, canonical_name
 from .priors import Beta
@@ -59,6 +60,7 @@ def _weight(weight: Any) -> float:
     return value
 
 
+@keyword_checked
 def priors_from_matrix(cm: ConfusionMatrix, weight: float = 1.0, base: Beta | None = None
                        ) -> dict[str, Beta]:
     """Beta priors for prevalence, TPR and TNR from an earlier study's binary matrix.
@@ -106,6 +108,7 @@ def priors_from_matrix(cm: ConfusionMatrix, weight: float = 1.0, base: Beta | No
     }
 
 
+@keyword_checked
 def cells_from_metrics(values: Mapping[str, float]) -> dict[str, float]:
     """Cell probabilities ``tp, fn, fp, tn`` (summing to 1) that reproduce three metric values.
 
@@ -176,6 +179,7 @@ def cells_from_metrics(values: Mapping[str, float]) -> dict[str, float]:
     return {c: float(v) for c, v in zip(CELLS, x, strict=True)}
 
 
+@keyword_checked
 def priors_from_metrics(values: Mapping[str, float], weight: float, base: Beta | None = None
                         ) -> dict[str, Beta]:
     """Beta priors for prevalence, TPR and TNR from three metric values and a weight.

@@ -26,6 +26,7 @@ from scipy import special, stats
 
 from ._pipeline import check_int
 from ._random import generator
+from ._validate import keyword_checked
 from .metrics import Metric
 from .paired import _kind_and_catalogue, _metric_values, _select_metrics, encode_labels
 
@@ -83,6 +84,7 @@ def _resample(rng: np.random.Generator, counts: np.ndarray, n_boot: int) -> np.n
     return reps.reshape((n_boot,) + counts.shape)
 
 
+@keyword_checked
 def bootstrap(
     y_true: Iterable[Hashable],
     pred_a: Iterable[Hashable],
@@ -207,6 +209,7 @@ def bootstrap(
     return BootstrapResult(table, values, m.name, ci, bool(paired))
 
 
+@keyword_checked
 def binomial_interval(
     k: int | np.ndarray,
     n: int | np.ndarray,

@@ -25,6 +25,7 @@ from . import _trees
 from ._pipeline import check_int, constant_data, prior_draws, seeds, stored_values, tree_attrs
 from ._random import generator, record, seed_sequence
 from ._resources import check_memory
+from ._validate import keyword_checked
 from .binary import BinaryModel
 from .metrics import Metric, resolve_metrics
 from .model import checked_overrides
@@ -50,6 +51,7 @@ def _sample_size(n: Any, observed: np.ndarray) -> np.ndarray:
     return np.broadcast_to(arr.astype(np.int64), observed.shape)
 
 
+@keyword_checked
 def posterior_predictive(
     idata: xr.DataTree,
     n: int | Sequence[int] | None = None,
@@ -137,6 +139,7 @@ def posterior_predictive(
     return out
 
 
+@keyword_checked
 def prior_predictive(
     prior: Any = "laplace",
     prevalence: Any = None,

@@ -21,6 +21,7 @@ from . import _container as box
 from . import _trees
 from ._pipeline import DIAGNOSTIC_METHODS, diagnostic_variables, sample_array
 from ._random import generator
+from ._validate import keyword_checked
 from .exact import draw_beta, draw_dirichlet
 from .metrics import Metric
 from .priors import Beta, Dirichlet, Fixed, prior_to_dict, resolve_prior
@@ -166,6 +167,7 @@ def _numeric(value: Any) -> bool:
     return arr.dtype.kind in "iuf"
 
 
+@keyword_checked
 def with_prevalence(
     idata: xr.DataTree,
     prevalence: Any,

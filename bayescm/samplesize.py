@@ -29,7 +29,7 @@ import numpy as np
 from scipy import special
 
 from ._random import seed_sequence
-from ._validate import check_int_array
+from ._validate import check_int_array, keyword_checked
 from .priors import Beta, resolve_prior
 from .stats import HDI_PROB, check_prob
 
@@ -46,7 +46,10 @@ MU_MIN = 2.0 / np.sqrt(float(MAX_N))
 """Smallest MU that can be planned: ``4 / MU^2`` samples must stay below :data:`MAX_N`."""
 
 _NORMAL_ABOVE = 1e6
-"""Both Beta parameters above this: the HDI is the normal interval (skewness < 2e-3; the interval mass is then exact to ~3e-8)."""
+"""Both Beta parameters above this: the HDI is the normal interval.
+
+The skewness is then below 2e-3 and the interval mass exact to about 3e-8.
+"""
 
 
 def _check_n(n: Any, name: str = "n", minimum: int = 1) -> np.ndarray:
@@ -75,6 +78,7 @@ def _check_mu(mu: Any) -> np.ndarray:
     return arr
 
 
+@keyword_checked
 def mu_bound(n: Any) -> float | np.ndarray:
     """Rule-of-thumb upper bound on the metric uncertainty after ``n`` samples: ``2 / sqrt(n)``.
 
@@ -109,6 +113,7 @@ def mu_bound(n: Any) -> float | np.ndarray:
     return float(out) if out.ndim == 0 else out
 
 
+@keyword_checked
 def required_n(mu: Any) -> int | np.ndarray:
     """Rule-of-thumb number of samples for a metric uncertainty of at most ``mu``: ``4 / mu^2``.
 
@@ -137,6 +142,7 @@ def required_n(mu: Any) -> int | np.ndarray:
     return int(out) if out.ndim == 0 else out
 
 
+@keyword_checked
 def beta_hdi(alpha: Any, beta: Any, hdi_prob: float = HDI_PROB) -> np.ndarray:
     """Exact highest-density interval of Beta(alpha, beta) distributions, vectorised.
 
@@ -324,6 +330,7 @@ def _generating(mode: Any, concentration: Any) -> tuple[float, float]:
     return omega * (kappa - 2) + 1, (1 - omega) * (kappa - 2) + 1
 
 
+@keyword_checked
 def simulated_mu(
     n: Any,
     mode: float = 0.8,
@@ -401,6 +408,7 @@ def _check_power(power: Any) -> float:
     return value
 
 
+@keyword_checked
 def mu_at_power(
     n: Any,
     power: float = 0.95,
@@ -483,6 +491,7 @@ class SampleSizePlan:
     rule_of_thumb: int
 
 
+@keyword_checked
 def plan(
     mu: float,
     power: float = 0.95,

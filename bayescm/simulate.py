@@ -15,7 +15,7 @@ import numpy as np
 
 from ._random import generator
 from ._resources import check_memory
-from ._validate import check_int, check_real
+from ._validate import check_int, check_real, keyword_checked
 from .binary import binary_cells
 from .confusion import ConfusionMatrix
 
@@ -26,6 +26,7 @@ def _proportion(value: Any, name: str) -> float:
     return check_real(value, f"{name} (a proportion)", 0.0, 1.0)
 
 
+@keyword_checked
 def simulate_counts(
     n: int,
     prevalence: float = 0.5,
@@ -76,6 +77,7 @@ def simulate_counts(
     return draws.reshape(shape + (2, 2)).astype(np.int64)
 
 
+@keyword_checked
 def simulate(
     n: int,
     prevalence: float = 0.5,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._validate import keyword_checked
+
 __all__ = ["HDI_PROB", "hdi", "check_prob"]
 
 HDI_PROB = 0.95
@@ -21,6 +23,7 @@ def check_prob(prob: float, name: str = "hdi_prob") -> float:
     return value
 
 
+@keyword_checked
 def hdi(samples: np.ndarray, prob: float = HDI_PROB, axis: int = -1) -> np.ndarray:
     """Highest-density interval of draws along ``axis``, for every other index at once.
 

@@ -9,6 +9,7 @@ import pandas as pd
 import xarray as xr
 
 from . import _container as box
+from ._validate import keyword_checked
 from .metrics import canonical_name, catalogue_for
 from .stats import check_prob, hdi
 
@@ -66,6 +67,7 @@ def _label(name: str, dims: tuple[str, ...], coords: dict[str, np.ndarray],
     return f"{name}[{', '.join(parts)}]"
 
 
+@keyword_checked
 def summary(
     idata: xr.DataTree,
     var_names: Iterable[str] | str | None = None,
@@ -195,6 +197,7 @@ def _aligned(ds: xr.Dataset | None, name: str, rest: tuple[str, ...], like: xr.D
     return np.asarray(da.values, dtype=float).reshape(n)
 
 
+@keyword_checked
 def probability(
     idata: xr.DataTree,
     var: str,
@@ -251,6 +254,7 @@ def probability(
     return float(result) if result.ndim == 0 else result
 
 
+@keyword_checked
 def informedness(idata: xr.DataTree, rope: float = 0.0, var: str | None = None) -> pd.DataFrame:
     """Chances that a classifier is informative, uninformative or deceptive (paper eqs. 13-14).
 
