@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-__all__ = ["ResourceLimitError", "available_memory", "check_memory", "format_bytes"]
+__all__ = ["ResourceLimitError", "available_memory", "check_memory", "check_time",
+           "format_bytes"]
 
 BYTES_PER_VALUE = 8
 """Bytes of one stored draw (float64)."""
@@ -95,3 +96,31 @@ def check_memory(values: float, what: str, remedies: Iterable[str]) -> None:
     raise ResourceLimitError(
         f"{what} would need about {need_text} of memory{when}, but "
         f"{format_bytes(have)} are available. Ways out: {'; '.join(remedies)}.")
+
+
+TIME_LIMIT_S = 3600.0
+"""Computations estimated to take longer than this are refused (one hour)."""
+
+
+def check_time(values: float, what: str, remedies: Iterable[str],
+               seconds_per_value: float = SECONDS_PER_VALUE) -> None:
+    """Raise :class:`ResourceLimitError` when producing ``values`` would take over an hour.
+
+    For computations that work in bounded memory (chunks) but whose size the user controls, such
+    as ``leaderboard(draws=2**63)``: they would not run out of memory, they would never end.
+
+    Examples
+    --------
+    >>> from bayescm._resources import check_time
+    >>> check_time(1e6, "a leaderboard", ["fewer draws"])
+    >>> check_time(1e20, "a leaderboard", ["fewer draws"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bayescm._resources.ResourceLimitError: a leaderboard would take about ... hours ...
+    """
+    seconds = float(values) * seconds_per_value
+    if seconds <= TIME_LIMIT_S:
+        return
+    raise ResourceLimitError(
+        f"{what} would take about {seconds / 3600:.3g} hours on this kind of machine. Ways "
+        f"out: {'; '.join(remedies)}.")

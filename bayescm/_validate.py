@@ -102,7 +102,7 @@ def check_real(value: Any, name: str, low: float = -math.inf, high: float = math
         if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
             value = value.item()
         else:
-            raise TypeError(f"{name} must be a number, got {value!r} ({_kind(value)}).")
+            raise TypeError(f"{name} must be a real number, got {value!r} ({_kind(value)}).")
     try:
         as_float = float(value)
     except OverflowError:
@@ -133,8 +133,15 @@ def check_probability(value: Any, name: str) -> float:
     >>> from bayescm._validate import check_probability
     >>> check_probability(0.95, "hdi_prob")
     0.95
+    >>> check_probability("0.9", "hdi_prob")
+    Traceback (most recent call last):
+    ...
+    TypeError: hdi_prob must be a real number, got '0.9' (str).
     """
-    return check_real(value, name, 0.0, 1.0, low_open=True, high_open=True)
+    try:
+        return check_real(value, name, 0.0, 1.0, low_open=True, high_open=True)
+    except ValueError:
+        raise ValueError(f"{name} must lie strictly between 0 and 1, got {value!r}.") from None
 
 
 def _numeric_array(value: Any, name: str) -> np.ndarray:
@@ -187,9 +194,24 @@ def check_count_array(value: Any, name: str = "counts") -> np.ndarray:
         for v in flat:
             if isinstance(v, numbers.Integral):
                 continue
-            f = float(v)
-            if not math.isfinite(f) or f != round(f):
-                raise ValueError(f"{name} must be whole numbers, got {v!r}.")
+            try:
+                f = float(v)
+            except OverflowError:
+                raise OverflowError(f"{name} contain {v!r}, more than 2**63 - 1 = "
+                                    f"{INT64_MAX}.") from None
+            if math.isnan(f):
+                raise ValueError(f"{name} contain NaN; every cell must be a non-negative whole "
+                                 "number.")
+            if not math.isfinite(f):
+                raise ValueError(f"{name} contain infinite values; every cell must be a finite "
+                                 "count.")
+            if f != round(f):
+                raise ValueError(f"{name} must be whole numbers, got the fractional value "
+                                 f"{v!r}; a confusion matrix counts samples.")
+            if abs(f) >= 2.0**53:
+                raise OverflowError(
+                    f"{name} hold {f:g} as a float, which is not an exact count (floats are "
+                    "exact only below 2**53, and counts stop at 2**63 - 1); pass integers.")
         ints = [int(v) for v in flat]
         return _checked_ints(np.array(ints, dtype=object).reshape(arr.shape), ints, name)
     if arr.dtype.kind == "f":
@@ -207,7 +229,7 @@ def check_count_array(value: Any, name: str = "counts") -> np.ndarray:
             big = arr[np.abs(arr) >= 2.0**53].ravel()[0]
             raise OverflowError(
                 f"{name} hold {big:g} as a float, which is not an exact count (floats are exact "
-                "only below 2**53); pass the counts as integers.")
+                "only below 2**53, and counts stop at 2**63 - 1); pass integers.")
         ints = [int(v) for v in arr.reshape(-1).tolist()]
         return _checked_ints(arr, ints, name)
     if arr.dtype.kind == "u" and arr.size and int(arr.max()) > INT64_MAX:
@@ -358,7 +380,7 @@ def keyword_checked[F: Callable[..., Any]](func: F) -> F:
     valid = frozenset(p.name for p in sig.parameters.values() if p.kind in kinds)
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values()):
         return func  # the function checks its own **kwargs
-    where = f"{func.__name__}()"
+    where = f"{func.__qualname__.removesuffix('.__init__')}()"
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:

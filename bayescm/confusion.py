@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from ._validate import check_count_array
+from ._validate import INT64_MAX, check_count_array, keyword_checked
 
 __all__ = ["ConfusionMatrix", "EmptyMatrixWarning"]
 
@@ -26,7 +27,18 @@ def _validate_counts(counts: Any) -> np.ndarray:
             "a zero, and a confusion matrix cannot have one: fill the cells you know "
             "(counts.filled(0) if masked means none) or drop the class.")
     try:
-        arr = np.asarray(np.ma.getdata(counts) if np.ma.isMaskedArray(counts) else counts)
+        if isinstance(counts, np.ndarray):
+            arr = np.asarray(np.ma.getdata(counts))
+        else:  # nested lists: keep Python integers exact (numpy may turn 2**63 into a float)
+            arr = np.array(counts, dtype=object)
+            if any(isinstance(v, (list, tuple, np.ndarray)) for v in arr.reshape(-1).tolist()):
+                raise ValueError("the rows have different lengths")
+            if arr.size and all(
+                    isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+                    and -INT64_MAX <= v <= INT64_MAX for v in arr.reshape(-1).tolist()):
+                arr = arr.astype(np.int64)
+            elif arr.size and all(isinstance(v, (bool, np.bool_)) for v in arr.reshape(-1)):
+                arr = arr.astype(bool)
     except Exception as exc:  # ragged lists and the like
         raise ValueError(f"Counts could not be read as an array: {exc}") from None
     if arr.dtype == bool:
@@ -169,6 +181,7 @@ class ConfusionMatrix:
 
     __slots__ = ("_counts", "_labels", "_ordered", "_positive")
 
+    @keyword_checked
     def __init__(
         self,
         counts: Any,
@@ -198,7 +211,7 @@ class ConfusionMatrix:
                 "The confusion matrix is all zeros: there is no data, so the posterior will "
                 "equal the prior.",
                 EmptyMatrixWarning,
-                stacklevel=2,
+                stacklevel=3,  # past the keyword check, to the caller
             )
         object.__setattr__(self, "_counts", arr)
         object.__setattr__(self, "_labels", labs)
@@ -210,6 +223,7 @@ class ConfusionMatrix:
 
     # ---------------------------------------------------------------- constructors
     @classmethod
+    @keyword_checked
     def from_counts(
         cls,
         *,
@@ -241,12 +255,15 @@ class ConfusionMatrix:
                 raise TypeError(f"{name} is a boolean ({value}); pass a count.")
             if isinstance(value, (str, bytes)) or np.ndim(value) != 0:
                 raise TypeError(f"{name} must be a single count, got {value!r}.")
+            cells[name] = int(check_count_array(np.array([value], dtype=object), name)[0])
         labels = tuple(labels)
         if len(labels) != 2:
             raise ValueError(f"A binary matrix needs 2 labels, got {len(labels)}.")
-        return cls([[tp, fn], [fp, tn]], labels=labels, positive=labels[0])
+        return cls([[cells["tp"], cells["fn"]], [cells["fp"], cells["tn"]]], labels=labels,
+                   positive=labels[0])
 
     @classmethod
+    @keyword_checked
     def from_predictions(
         cls,
         y_true: Iterable[Hashable],
@@ -408,15 +425,16 @@ def as_batch(data: Any) -> tuple[list[str] | None, list[ConfusionMatrix]]:
         return None, [data]
     if isinstance(data, Mapping):
         if not data:
-            raise ValueError("The mapping of classifiers is empty.")
+            raise ValueError("data is an empty mapping of classifiers; give at least one "
+                             "{name: ConfusionMatrix}.")
         names = [str(k) for k in data]
         if len(set(names)) != len(names):
-            raise ValueError("Classifier names must be unique as strings.")
+            raise ValueError("data: classifier names must be unique as strings.")
         mats = list(data.values())
         for name, cm in zip(names, mats, strict=True):
             if not isinstance(cm, ConfusionMatrix):
                 raise TypeError(
-                    f"Classifier {name!r} is a {type(cm).__name__}, not a ConfusionMatrix; "
+                    f"data: classifier {name!r} is a {type(cm).__name__}, not a ConfusionMatrix; "
                     "wrap counts with bcm.ConfusionMatrix(...) or from_counts(...)."
                 )
         first = mats[0]
@@ -432,5 +450,6 @@ def as_batch(data: Any) -> tuple[list[str] | None, list[ConfusionMatrix]]:
                 )
         return names, mats
     raise TypeError(
-        f"fit expects a ConfusionMatrix or a mapping of names to them, got {type(data).__name__}."
+        f"data must be a ConfusionMatrix or a mapping of names to them, got "
+        f"{type(data).__name__}; wrap counts with bcm.ConfusionMatrix(...)."
     )

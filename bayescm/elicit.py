@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import keyword_checked
+from ._validate import check_real, keyword_checked
 from .confusion import ConfusionMatrix
 from .metrics import BINARY_METRICS, canonical_name
 from .priors import Beta
@@ -52,10 +52,8 @@ LINEAR_METRICS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
 
 
 def _weight(weight: Any) -> float:
-    if isinstance(weight, bool) or not isinstance(weight, (int, float, np.number)):
-        raise TypeError(f"weight must be a positive number, got {weight!r}.")
-    value = float(weight)
-    if not (np.isfinite(value) and value > 0):
+    value = check_real(weight, "weight")
+    if not value > 0:
         raise ValueError(f"weight must be a positive finite number, got {weight}.")
     return value
 

@@ -97,20 +97,23 @@ def _sampler_options(method: str, sampler_kwargs: Mapping[str, Any] | None,
         return {}
     taken = [k for k in options if k in _SET_BY_FIT]
     if taken:
-        raise TypeError(f"{taken} are set by fit itself; pass them as fit's own arguments "
-                        "(draws=, chains=, random_seed=, progressbar=).")
+        hint = "".join(dict.fromkeys(_HINTS.get(k, "") for k in taken))
+        raise TypeError(f"fit() got the keyword argument(s) {taken}, which fit sets itself; "
+                        "pass draws=, chains=, random_seed=, progressbar= as fit's own "
+                        f"arguments.{hint}")
     unknown = [k for k in options if k not in nuts_option_names()]
     if unknown:
         own = ("data, prior, prevalence, tpr, tnr, rates, method, draws, chains, random_seed, "
                "metrics, hdi_prob, progressbar, sampler_kwargs")
         hint = _HINTS.get(unknown[0], "")
         raise TypeError(
-            f"fit() got an unknown keyword argument {unknown[0]!r}; fit's arguments are {own}, "
-            "and further keywords must be pymc.sample options for method='nuts' (e.g. tune, "
-            f"target_accept, cores, max_treedepth).{hint}")
+            f"fit() got an unknown keyword argument {unknown[0]!r}; valid keywords: {own}, "
+            "and pymc.sample options for method='nuts' (e.g. tune, target_accept, cores, "
+            f"max_treedepth).{hint}")
     if method == "exact":
         raise ValueError(
-            f"{sorted(options)} are NUTS sampler options, but this fit uses the exact "
+            f"The keyword arguments {sorted(options)} are NUTS sampler options, but this fit "
+            "uses the exact "
             "(closed-form) sampler, which has none. Drop them, or pass method='nuts' to sample "
             "with PyMC.")
     return options

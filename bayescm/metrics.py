@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from ._validate import keyword_checked
+
 __all__ = ["Metric", "BINARY_METRICS", "canonical_name", "resolve_metrics", "fbeta", "list_metrics"]
 
 _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -95,6 +97,7 @@ def _safe(num: Any, den: Any) -> Any:
     return num / den
 
 
+@keyword_checked
 def fbeta(beta: float, name: str | None = None) -> Metric:
     """The F-beta score for any ``beta > 0`` as a binary :class:`Metric`.
 
@@ -289,6 +292,7 @@ def resolve_metrics(
     return list(out.values())
 
 
+@keyword_checked
 def list_metrics(kind: str = "binary") -> Any:
     """A table of the built-in metrics: name, long name, aliases, direction, when undefined.
 

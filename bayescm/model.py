@@ -83,6 +83,6 @@ def checked_overrides(kind: Any, overrides: Mapping[str, Any]) -> dict[str, Any]
     if unknown:
         raise TypeError(
             f"{unknown} are not parameters of the {kind.name} model; its priors are set with "
-            f"{', '.join(kind.prior_arguments)}."
+            f"{', '.join(kind.prior_arguments)} (valid keywords)."
         )
     return {k: v for k, v in overrides.items() if k in kind.prior_arguments}

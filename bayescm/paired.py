@@ -44,6 +44,7 @@ import xarray as xr
 from . import _container as box
 from ._pipeline import check_int, diagnostic_variables
 from ._random import record, seed_sequence, streams
+from ._validate import keyword_checked
 from ._version import __version__
 from .confusion import _as_label_array
 from .exact import draw_dirichlet
@@ -58,6 +59,7 @@ AGREEMENT = ("both_right", "only_a_right", "only_b_right", "both_wrong")
 
 
 # ---------------------------------------------------------------------------- inputs
+@keyword_checked
 def encode_labels(
     y_true: Iterable[Hashable],
     preds: Sequence[Iterable[Hashable]],
@@ -357,6 +359,7 @@ def _tree(
 
 
 # ---------------------------------------------------------------------------- public
+@keyword_checked
 def compare_paired(
     y_true: Iterable[Hashable],
     pred_a: Iterable[Hashable],
@@ -480,6 +483,7 @@ def compare_paired(
                                       {"long_name": "each classifier's confusion matrix"})})
 
 
+@keyword_checked
 def compare_paired_counts(
     both_right: int,
     only_a_right: int,
@@ -572,6 +576,7 @@ def compare_paired_counts(
     return tree
 
 
+@keyword_checked
 def comparison_table(idata: xr.DataTree) -> pd.DataFrame:
     """The ``comparison`` group of a paired result as a table (one row per metric).
 

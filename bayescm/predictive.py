@@ -25,7 +25,7 @@ from . import _trees
 from ._pipeline import check_int, constant_data, prior_draws, seeds, stored_values, tree_attrs
 from ._random import generator, record, seed_sequence
 from ._resources import check_memory
-from ._validate import keyword_checked
+from ._validate import check_int_array, keyword_checked
 from .binary import BinaryModel
 from .metrics import Metric, resolve_metrics
 from .model import checked_overrides
@@ -40,11 +40,13 @@ def _sample_size(n: Any, observed: np.ndarray) -> np.ndarray:
         if np.any(observed < 1):
             raise ValueError("A matrix has no observations; pass n= (the synthetic sample size).")
         return observed
-    arr = np.asarray(n)
-    if arr.dtype == bool or arr.dtype.kind not in "iuf" or np.any(arr != np.round(arr)):
+    if isinstance(n, (bool, np.bool_, str, bytes)):
         raise TypeError(f"n must be a whole number of samples (or one per classifier), got {n!r}.")
-    if np.any(arr < 1):
-        raise ValueError(f"n (the synthetic sample size) must be >= 1, got {n!r}.")
+    raw = np.asarray(n) if not isinstance(n, int) else None
+    if raw is not None and raw.dtype.kind == "f" and np.all(np.isfinite(raw)) and np.any(
+            raw != np.round(raw)):
+        raise TypeError(f"n must be a whole number of samples (or one per classifier), got {n!r}.")
+    arr = check_int_array(n, "n (the synthetic sample size)", 1)
     if arr.ndim > 1 or (arr.ndim == 1 and arr.size != observed.size):
         raise ValueError(f"n must be one number or one per classifier ({observed.size}), "
                          f"got shape {arr.shape}.")
@@ -194,6 +196,8 @@ def prior_predictive(
     draws = check_int(draws, "draws", 1)
     chains = check_int(chains, "chains", 1)
     hdi_prob = check_prob(hdi_prob)
+    if isinstance(labels, (str, bytes)):
+        raise TypeError(f"labels must be a sequence of class labels, got the string {labels!r}.")
     labels = ["positive", "negative"] if labels is None else [str(v) for v in labels]
     if len(labels) < 2 or len(set(labels)) != len(labels):
         raise ValueError(f"labels must name at least 2 distinct classes, got {labels}.")

@@ -11,11 +11,12 @@ sampled with NUTS.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+
+from ._validate import check_probability, check_real
 
 __all__ = [
     "Beta",
@@ -39,12 +40,7 @@ class PriorFactory(Protocol):
 
 
 def _check_positive(value: float, what: str, allow_zero: bool = False) -> float:
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise TypeError(f"{what} must be a real number, got {value!r}.") from None
-    if not math.isfinite(value):
-        raise ValueError(f"{what} must be finite, got {value}.")
+    value = check_real(value, what)
     if value < 0 or (value == 0 and not allow_zero):
         bound = ">= 0" if allow_zero else "> 0"
         raise ValueError(f"{what} must be {bound}, got {value}.")
@@ -52,13 +48,7 @@ def _check_positive(value: float, what: str, allow_zero: bool = False) -> float:
 
 
 def _check_open_unit(value: float, what: str) -> float:
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise TypeError(f"{what} must be a real number, got {value!r}.") from None
-    if not (0.0 < value < 1.0):
-        raise ValueError(f"{what} must lie strictly between 0 and 1, got {value}.")
-    return value
+    return check_probability(value, what)
 
 
 @dataclass(frozen=True)
@@ -328,11 +318,14 @@ class Fixed:
             object.__setattr__(self, "value", _check_open_unit(arr.item(), "Fixed value"))
             return
         if arr.ndim != 1 or arr.size < 2:
-            raise ValueError(f"A fixed prevalence vector must be 1-D with >= 2 entries: {arr}.")
+            raise ValueError(f"Fixed value: a fixed prevalence vector must be 1-D with >= 2 "
+                             f"entries, got {arr.tolist()}.")
         if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
-            raise ValueError(f"Fixed prevalences must be finite and > 0, got {arr.tolist()}.")
+            raise ValueError(f"Fixed value: prevalences must be finite and > 0, got "
+                             f"{arr.tolist()}.")
         if not np.isclose(arr.sum(), 1.0, rtol=0, atol=1e-9):
-            raise ValueError(f"Fixed prevalences must sum to 1, they sum to {arr.sum():.6g}.")
+            raise ValueError(f"Fixed value: prevalences must sum to 1, they sum to "
+                             f"{arr.sum():.6g}.")
         object.__setattr__(self, "value", tuple(float(v) for v in arr))
 
     @property

@@ -29,7 +29,14 @@ import numpy as np
 from scipy import special
 
 from ._random import seed_sequence
-from ._validate import check_int_array, keyword_checked
+from ._validate import (
+    check_int,
+    check_int_array,
+    check_probability,
+    check_real,
+    check_real_array,
+    keyword_checked,
+)
 from .priors import Beta, resolve_prior
 from .stats import HDI_PROB, check_prob
 
@@ -174,7 +181,7 @@ def beta_hdi(alpha: Any, beta: Any, hdi_prob: float = HDI_PROB) -> np.ndarray:
     [0.895, 1.0]
     """
     prob = check_prob(hdi_prob)
-    a, b = np.broadcast_arrays(np.asarray(alpha, dtype=float), np.asarray(beta, dtype=float))
+    a, b = np.broadcast_arrays(check_real_array(alpha, "alpha"), check_real_array(beta, "beta"))
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))) or np.any(a <= 0) or np.any(
             b <= 0):
         raise ValueError("Beta shape parameters alpha and beta must be finite and > 0.")
@@ -314,15 +321,9 @@ def _analysis_prior(prior: Any) -> Beta:
 
 
 def _generating(mode: Any, concentration: Any) -> tuple[float, float]:
-    try:
-        omega, kappa = float(mode), float(concentration)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"mode and concentration must be numbers, got {mode!r} and {concentration!r}."
-        ) from None
-    if not 0.0 <= omega <= 1.0:
-        raise ValueError(f"mode (the most likely true proportion) must lie in [0, 1], got {mode}.")
-    if not (np.isfinite(kappa) and kappa > 2):
+    omega = check_real(mode, "mode (the most likely true proportion)", 0.0, 1.0)
+    kappa = check_real(concentration, "concentration", -np.inf, np.inf)
+    if not kappa > 2:
         raise ValueError(
             f"concentration must be a finite number > 2 (a Beta with mode {omega} and "
             f"concentration kappa has a = omega (kappa - 2) + 1), got {concentration}."
@@ -378,8 +379,7 @@ def simulated_mu(
     (2, 500)
     """
     sizes = _check_n(n)
-    if isinstance(n_sims, bool) or not isinstance(n_sims, (int, np.integer)) or n_sims < 1:
-        raise ValueError(f"n_sims must be a positive integer, got {n_sims!r}.")
+    n_sims = check_int(n_sims, "n_sims", 1, 10**9)
     prob = check_prob(hdi_prob)
     gen_a, gen_b = _generating(mode, concentration)
     base = _analysis_prior(prior)
@@ -397,15 +397,9 @@ def simulated_mu(
 
 def _check_power(power: Any) -> float:
     try:
-        value = float(power)
-    except (TypeError, ValueError):
-        raise TypeError(f"power must be a number in (0, 1), got {power!r}.") from None
-    if not 0.0 < value < 1.0:
-        raise ValueError(
-            f"power (the probability of reaching the MU) must lie strictly between 0 and 1, "
-            f"got {power}; e.g. power=0.95."
-        )
-    return value
+        return check_probability(power, "power (the probability of reaching the MU)")
+    except ValueError as err:
+        raise ValueError(f"{err} E.g. power=0.95.") from None
 
 
 @keyword_checked

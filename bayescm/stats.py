@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import keyword_checked
+from ._validate import check_probability, keyword_checked
 
 __all__ = ["HDI_PROB", "hdi", "check_prob"]
 
@@ -13,14 +13,8 @@ HDI_PROB = 0.95
 
 
 def check_prob(prob: float, name: str = "hdi_prob") -> float:
-    """Validate a probability strictly inside (0, 1)."""
-    try:
-        value = float(prob)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number in (0, 1), got {prob!r}.") from None
-    if not 0.0 < value < 1.0:
-        raise ValueError(f"{name} must lie strictly between 0 and 1, got {prob}.")
-    return value
+    """Validate a probability strictly inside (0, 1) (see :mod:`bayescm._validate`)."""
+    return check_probability(prob, name)
 
 
 @keyword_checked

@@ -48,7 +48,7 @@ def resolve_var_names(idata: xr.DataTree, var_names: Iterable[str] | str | None,
     out = []
     for name in var_names:
         if not isinstance(name, str):
-            raise TypeError(f"Variable names must be strings, got {name!r}.")
+            raise TypeError(f"var_names: variable and metric names must be strings, got {name!r}.")
         key = table.get(canonical_name(name))
         if key is None or key not in present:
             why = "was not computed in this fit" if key is not None else "is not a known metric"

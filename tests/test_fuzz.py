@@ -1,0 +1,484 @@
+"""Bad input on every public entry point: a clear named error or a correct result, never worse.
+
+Each case calls one public function with one odd argument (booleans, NaN, infinities, huge or
+negative integers, strings, masked arrays, misaligned DataFrames, unknown keywords, every form
+of seed) and asserts one of:
+
+* ``error``: a TypeError, ValueError or OverflowError (KeyError where a name is looked up)
+  whose message names the argument, raised within the time limit;
+* ``ok``: a result, within the time limit, with the inputs left unchanged.
+
+Never a silent wrong value, a raw error from NumPy or xarray (AttributeError, IndexError,
+ZeroDivisionError, ...), a hang or a corrupted input. The table only uses the public API, so
+the same file measures older versions too.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import bayescm as bcm
+from bayescm import samplesize
+
+NAMED_ERRORS = (TypeError, ValueError, OverflowError, KeyError)
+LIMIT_S = 20
+
+
+@contextmanager
+def time_limit(seconds: int) -> Iterator[None]:
+    def alarm(signum: int, frame: Any) -> None:
+        raise TimeoutError(f"no answer within {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    call: Callable[[], Any]
+    expect: str  # "error" or "ok"
+    names: tuple[str, ...] = ()  # one of these must appear in the error message
+    inputs: tuple[Any, ...] = ()  # objects that must be unchanged afterwards
+
+
+def snapshot(obj: Any) -> Any:
+    if isinstance(obj, np.ndarray):
+        return obj.copy()
+    return copy.deepcopy(obj)
+
+
+def same(a: Any, b: Any) -> bool:
+    if isinstance(a, np.ma.MaskedArray):
+        return bool(np.array_equal(np.ma.getdata(a), np.ma.getdata(b))
+                    and np.array_equal(np.ma.getmaskarray(a), np.ma.getmaskarray(b)))
+    if isinstance(a, np.ndarray):
+        return bool(np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
+    if isinstance(a, pd.DataFrame):
+        return a.equals(b)
+    return bool(a == b) if not hasattr(a, "identical") else bool(a.identical(b))
+
+
+def run(case: Case) -> None:
+    before = [snapshot(x) for x in case.inputs]
+    try:
+        with time_limit(LIMIT_S):
+            result = case.call()
+    except TimeoutError:
+        pytest.fail(f"{case.id}: hung (no answer within {LIMIT_S} s)")
+    except NAMED_ERRORS as err:
+        if case.expect == "ok":
+            pytest.fail(f"{case.id}: expected a result, got {type(err).__name__}: {err}")
+        message = str(err).lower()
+        if case.names and not any(name.lower() in message for name in case.names):
+            pytest.fail(f"{case.id}: the message does not name {case.names}: {err}")
+    except Exception as err:  # a raw error from somewhere inside
+        pytest.fail(f"{case.id}: raw {type(err).__name__}: {err}")
+    else:
+        if case.expect == "error":
+            pytest.fail(f"{case.id}: accepted silently, returned {type(result).__name__}")
+    for x, old in zip(case.inputs, before, strict=True):
+        assert same(x, old), f"{case.id}: an input was changed"
+
+
+# ----------------------------------------------------------------------------- values
+BOOLS = [True, False, np.True_]
+NON_FINITE = [math.nan, math.inf, -math.inf, np.float64("nan")]
+HUGE = [2**63, 2**70, 10**400]
+STRINGS = ["3", "0.5", ""]
+BAD_POSITIVE_INT = [*BOOLS, 0, -1, np.int64(-5), 1.5, 3.0, *NON_FINITE, *HUGE, *STRINGS, [2]]
+BAD_PROBABILITY = [*BOOLS, 0, 1, 0.0, 1.0, -0.1, 1.5, *NON_FINITE, *STRINGS, 10**400, [0.5]]
+BAD_POSITIVE_REAL = [*BOOLS, 0, -1, -0.5, *NON_FINITE, *STRINGS, 10**400, [1.0]]
+BAD_PROPORTION = [*BOOLS, -0.1, 1.1, *NON_FINITE, *STRINGS, 10**400]
+BAD_SEEDS = [True, -1, 1.5, "1", np.random.RandomState(0), [1, 2], math.nan]
+GOOD_SEEDS = [None, 0, 7, np.int64(3), np.uint32(4), np.random.SeedSequence(5),
+              np.random.default_rng(6), 2**70]
+
+COCAINE = bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2)
+THREE = bcm.ConfusionMatrix([[9, 1, 0], [2, 7, 1], [0, 1, 5]], labels=["a", "b", "c"])
+SMALL = {"draws": 50, "chains": 2}
+_FIT = bcm.fit(COCAINE, random_seed=0, **SMALL)
+_BATCH = bcm.fit({"a": COCAINE, "b": bcm.ConfusionMatrix.from_counts(tp=5, fn=3, tn=6, fp=2)},
+                 random_seed=1, **SMALL)
+Y_TRUE = [0, 1, 1, 0, 1, 0, 1, 1]
+PRED_A = [0, 1, 0, 0, 1, 1, 1, 1]
+PRED_B = [1, 1, 1, 0, 0, 0, 1, 1]
+
+
+def fit_tree() -> Any:
+    return _FIT.copy(deep=True)
+
+
+def numeric(fname: str, call: Callable[[Any], Any], param: str, bad: list[Any],
+            good: list[Any]) -> list[Case]:
+    """Cases that pass each value as ``param``; bad ones must raise naming ``param``."""
+    out = [Case(f"{fname}-{param}={v!r}"[:90], (lambda v=v: call(v)), "error", (param,))
+           for v in bad]
+    out += [Case(f"{fname}-{param}={v!r}-ok"[:90], (lambda v=v: call(v)), "ok") for v in good]
+    return out
+
+
+def cases() -> list[Case]:
+    out: list[Case] = []
+    # -------------------------------------------------------------- counts
+    bad_counts: list[tuple[str, Any]] = [
+        ("negative", [[-1, 2], [3, 4]]),
+        ("fraction", [[1.5, 0], [0, 1]]),
+        ("nan", [[math.nan, 0], [0, 1]]),
+        ("inf", [[math.inf, 0], [0, 1]]),
+        ("bools", np.array([[True, False], [False, True]])),
+        ("strings", [["1", "2"], ["3", "4"]]),
+        ("ragged", [[1, 2], [3]]),
+        ("3d", np.ones((2, 2, 2), dtype=int)),
+        ("1x1", [[5]]),
+        ("non-square", [[1, 2, 3], [4, 5, 6]]),
+        ("int64 max + 1", [[2**63 - 1, 1], [0, 5]]),
+        ("cell beyond int64", [[2**63, 0], [0, 1]]),
+        ("uint64 max", np.array([[2**64 - 1, 0], [0, 1]], dtype=np.uint64)),
+        ("1e19", [[1e19, 0], [0, 1]]),
+        ("float beyond 2**53", [[2.0**60, 0], [0, 1]]),
+        ("sum overflow", [[2**62, 2**62], [2**62, 2**62]]),
+        ("None cell", [[None, 1], [2, 3]]),
+        ("masked", np.ma.array([[1, 999], [2, 3]], mask=[[0, 1], [0, 0]])),
+        ("frame disagrees", pd.DataFrame([[1, 2], [3, 4]], index=["a", "b"],
+                                         columns=["a", "c"])),
+        ("frame duplicate", pd.DataFrame([[1, 2], [3, 4]], index=["a", "a"],
+                                         columns=["a", "a"])),
+        ("string", "1 2 3 4"),
+    ]
+    for label, counts in bad_counts:
+        out.append(Case(f"ConfusionMatrix-{label}", (lambda c=counts: bcm.ConfusionMatrix(c)),
+                        "error", ("count", "label", "class", "shape", "frame", "array"),
+                        (counts,) if not isinstance(counts, str) else ()))
+    frame = pd.DataFrame([[5, 1], [2, 7]], index=["a", "b"], columns=["a", "b"])
+    out.append(Case("ConfusionMatrix-frame-reordered-columns",
+                    lambda: _expect(bcm.ConfusionMatrix(frame[["b", "a"]]).counts.tolist(),
+                                    [[5, 1], [2, 7]]), "ok", inputs=(frame,)))
+    out.append(Case("ConfusionMatrix-frame-labels-order",
+                    lambda: _expect(bcm.ConfusionMatrix(frame, labels=["b", "a"]).counts.tolist(),
+                                    [[7, 2], [1, 5]]), "ok", inputs=(frame,)))
+    big = np.array([[2**62, 1], [0, 5]], dtype=np.int64)
+    out.append(Case("ConfusionMatrix-large-but-fits",
+                    lambda: _expect(bcm.ConfusionMatrix(big).n, 2**62 + 6), "ok", inputs=(big,)))
+    arr = np.array([[3, 1], [0, 5]])
+    out.append(Case("ConfusionMatrix-no-alias",
+                    lambda: _no_alias(arr), "ok", inputs=(arr,)))
+    for label, value in [("labels-duplicate", ["a", "a"]), ("labels-count", ["a"]),
+                         ("labels-none", [None, "b"]), ("labels-nan", [math.nan, "b"]),
+                         ("labels-string", "ab")]:
+        out.append(Case(f"ConfusionMatrix-{label}",
+                        (lambda v=value: bcm.ConfusionMatrix([[1, 2], [3, 4]], labels=v)),
+                        "error", ("label",)))
+    out.append(Case("ConfusionMatrix-positive-missing",
+                    lambda: bcm.ConfusionMatrix([[1, 2], [3, 4]], positive="x"), "error",
+                    ("positive",)))
+    out.append(Case("ConfusionMatrix-ordered-string",
+                    lambda: bcm.ConfusionMatrix([[1, 2], [3, 4]], ordered="yes"), "error",
+                    ("ordered",)))
+    for cell in ("tp", "fn", "tn", "fp"):
+        def make(v: Any, cell: str = cell) -> Any:
+            cells = {"tp": 5, "fn": 1, "tn": 4, "fp": 2, cell: v}
+            return bcm.ConfusionMatrix.from_counts(**cells)
+        out += numeric("from_counts", make, cell,
+                       [*BOOLS, -1, 1.5, *NON_FINITE, 2**63, "3", [1]], [0, np.int64(3)])
+    out.append(Case("from_counts-sum-overflow",
+                    lambda: bcm.ConfusionMatrix.from_counts(tp=2**62, fn=2**62, tn=2**62,
+                                                            fp=2**62), "error", ("count",)))
+    # -------------------------------------------------------------- predictions
+    masked = np.ma.array([1, 0, 1], mask=[0, 1, 0])
+    for label, y in [("none", [1, None, 0]), ("nan", [1.0, math.nan, 0.0]),
+                     ("masked", masked), ("pandas-na", pd.array([1, pd.NA, 0], dtype="Int64")),
+                     ("short", [1, 0])]:
+        out.append(Case(f"from_predictions-{label}",
+                        (lambda y=y: bcm.ConfusionMatrix.from_predictions(y, [1, 0, 1])),
+                        "error", ("y_true", "missing", "label")))
+    out.append(Case("from_predictions-one-class",
+                    lambda: bcm.ConfusionMatrix.from_predictions([1, 1], [1, 1]), "error",
+                    ("class",)))
+    # -------------------------------------------------------------- fit
+    out += numeric("fit", lambda v: bcm.fit(COCAINE, draws=v, chains=2), "draws",
+                   BAD_POSITIVE_INT, [2, np.int64(3)])
+    out += numeric("fit", lambda v: bcm.fit(COCAINE, chains=v, draws=20), "chains",
+                   BAD_POSITIVE_INT, [1, np.int64(2)])
+    out += numeric("fit", lambda v: bcm.fit(COCAINE, hdi_prob=v, **SMALL), "hdi_prob",
+                   BAD_PROBABILITY, [0.5, np.float64(0.9)])
+    out += numeric("fit", lambda v: bcm.fit(COCAINE, random_seed=v, **SMALL), "random_seed",
+                   BAD_SEEDS, GOOD_SEEDS)
+    out += numeric("fit", lambda v: bcm.fit(COCAINE, method=v, **SMALL), "method",
+                   ["fast", 1, None], ["exact", "auto"])
+    out += numeric("fit", lambda v: bcm.fit(COCAINE, prior=v, **SMALL), "prior",
+                   ["uniformish", 3, True, None], ["jeffreys", bcm.Beta(2, 2)])
+    out += numeric("fit", lambda v: bcm.fit(COCAINE, metrics=v, **SMALL), "metric",
+                   ["nonsense", [3], ["tpr", "nope"]], [["tpr"], "all"])
+    out += numeric("fit", lambda v: bcm.fit(COCAINE, **SMALL, **v), "keyword",
+                   [{"bogus": 1}, {"priors": {"tpr": bcm.Beta(2, 2)}},
+                    {"model": "hierarchical", "group": "study"}, {"tune": 100}], [])
+    out += numeric("fit", lambda v: bcm.fit(v, **SMALL), "data",
+                   [[[1, 2], [3, 4]], {}, {"a": [[1, 2], [3, 4]]}, None], [])
+    out.append(Case("fit-absurd-draws", lambda: bcm.fit(COCAINE, draws=10**8), "error",
+                    ("memory", "draws")))
+    out.append(Case("fit-absurd-batch",
+                    lambda: bcm.fit(dict.fromkeys(map(str, range(20_000)), COCAINE)),
+                    "error", ("memory", "draws")))
+    out.append(Case("fit-save-big-seed", lambda: _save_roundtrip(
+        bcm.fit(COCAINE, random_seed=2**70, **SMALL)), "ok"))
+    out.append(Case("fit-seed-recorded-none", lambda: _redraw(None), "ok"))
+    out.append(Case("fit-seed-recorded-generator", lambda: _redraw(np.random.default_rng(3)),
+                    "ok"))
+    out.append(Case("fit-generator-advances", _generator_advances, "ok"))
+    # -------------------------------------------------------------- tree readers
+    tree = _FIT
+    out += numeric("summary", lambda v: bcm.summary(tree, hdi_prob=v), "hdi_prob",
+                   BAD_PROBABILITY, [0.5])
+    out += numeric("summary", lambda v: bcm.summary(tree, var_names=v), "metric",
+                   ["nope", [3]], [["tpr"], "sensitivity"])
+    out += numeric("summary", lambda v: bcm.summary(v), "tree",
+                   [None, 3, {"posterior": 1}], [])
+    for side in ("lower", "upper"):
+        out += numeric("probability", lambda v, s=side: bcm.probability(tree, "bm", **{s: v}),
+                       side, [*BOOLS, math.nan, "0", [0.1]], [0.0, np.float64(0.5)])
+    out += numeric("informedness", lambda v: bcm.informedness(tree, rope=v), "rope",
+                   [*BOOLS, -0.1, 1.0, 1.5, *NON_FINITE, "0.1"], [0.0, 0.05])
+    out += numeric("with_prevalence", lambda v: bcm.with_prevalence(fit_tree(), v),
+                   "prevalence", [*BOOLS, 0, 1, -0.1, 1.5, *NON_FINITE, "0.5", [0.5, 0.6]],
+                   [0.01, np.float64(0.3), bcm.Beta(2, 50)])
+    out += numeric("with_prevalence", lambda v: bcm.with_prevalence(fit_tree(), 0.1,
+                                                                    random_seed=v),
+                   "random_seed", BAD_SEEDS, GOOD_SEEDS[:4])
+    out += numeric("posterior_predictive", lambda v: bcm.posterior_predictive(fit_tree(), n=v),
+                   "n", [*BOOLS, 0, -3, 1.5, *NON_FINITE, 2**70, "10", [1, 2, 3]], [1, 100])
+    out += numeric("posterior_predictive",
+                   lambda v: bcm.posterior_predictive(fit_tree(), random_seed=v), "random_seed",
+                   BAD_SEEDS, GOOD_SEEDS[:4])
+    out += numeric("prior_predictive", lambda v: bcm.prior_predictive(draws=v, chains=2),
+                   "draws", BAD_POSITIVE_INT, [2])
+    out += numeric("prior_predictive", lambda v: bcm.prior_predictive(labels=v, **SMALL),
+                   "label", [["a"], ["a", "a"], "ab"], [["x", "y", "z"]])
+    out += numeric("prior_sensitivity",
+                   lambda v: bcm.prior_sensitivity(COCAINE, v, **SMALL), "prior",
+                   [[], ["nonsense"], 3], [["laplace", "jeffreys"]])
+    # -------------------------------------------------------------- priors
+    out += numeric("Beta", lambda v: bcm.Beta(v, 2), "alpha", BAD_POSITIVE_REAL, [0.5, 3])
+    out += numeric("Beta", lambda v: bcm.Beta(2, v), "beta", BAD_POSITIVE_REAL, [0.5, 3])
+    out += numeric("Beta.from_mean", lambda v: bcm.Beta.from_mean(v, 10), "mean",
+                   [*BOOLS, 0, 1, -0.1, 1.5, *NON_FINITE, "0.5"], [0.3])
+    out += numeric("Beta.from_mean", lambda v: bcm.Beta.from_mean(0.5, v), "concentration",
+                   BAD_POSITIVE_REAL, [10])
+    out += numeric("Beta.from_interval", lambda v: bcm.Beta.from_interval(0.2, 0.4, v), "mass",
+                   BAD_PROBABILITY, [0.9])
+    out += numeric("Beta.from_counts", lambda v: bcm.Beta.from_counts(v, 3), "successes",
+                   [*BOOLS, -1, *NON_FINITE, "2"], [0, 4])
+    out += numeric("Fixed", bcm.Fixed, "value",
+                   [*BOOLS, 0, 1, -0.1, 1.5, *NON_FINITE, "0.5", [0.5, 0.6], [[0.5]]],
+                   [0.5, [0.2, 0.8]])
+    out += numeric("Dirichlet", bcm.Dirichlet, "alpha",
+                   [*BOOLS, 0, -1, *NON_FINITE, "1", [[1, 2]], [1, -1]], [1, [1, 2, 3]])
+    # -------------------------------------------------------------- sample size
+    out += numeric("mu_bound", samplesize.mu_bound, "n",
+                   [*BOOLS, 0, -5, 1.5, *NON_FINITE, 10**30, "10"], [1, 100, [10, 100]])
+    out += numeric("required_n", samplesize.required_n, "mu",
+                   [*BOOLS, 0, -0.1, 1.5, *NON_FINITE, 1e-10, "0.1"], [0.1, 1e-9])
+    out += numeric("mu_at_power", lambda v: samplesize.mu_at_power(v, n_sims=200), "n",
+                   [*BOOLS, 0, -5, 2.5, *NON_FINITE, 2**70, "10"], [10, 10**12, 10**18])
+    out += numeric("mu_at_power", lambda v: samplesize.mu_at_power(100, power=v, n_sims=200),
+                   "power", BAD_PROBABILITY, [0.5])
+    out += numeric("mu_at_power", lambda v: samplesize.mu_at_power(100, mode=v, n_sims=200),
+                   "mode", [*BOOLS, -0.1, 1.5, *NON_FINITE, "0.8"], [0.8])
+    out += numeric("mu_at_power",
+                   lambda v: samplesize.mu_at_power(100, concentration=v, n_sims=200),
+                   "concentration", [*BOOLS, 1, -3, *NON_FINITE, 10**400, "10"], [10])
+    out += numeric("mu_at_power", lambda v: samplesize.mu_at_power(100, n_sims=v), "n_sims",
+                   BAD_POSITIVE_INT, [10])
+    out += numeric("plan", lambda v: samplesize.plan(v, n_sims=200), "mu",
+                   [*BOOLS, 0, 1.5, *NON_FINITE, 1e-10, "0.1"], [0.2])
+    out += numeric("plan", lambda v: samplesize.plan(0.2, n_max=v, n_sims=200), "n_max",
+                   [*BOOLS, 1, -5, 2.5, *NON_FINITE, 10**19, "100"], [10**18])
+    out.append(Case("plan-huge-n", lambda: samplesize.plan(1e-9, n_max=10**18, n_sims=200),
+                    "error", ("n_max",)))
+    out += numeric("beta_hdi", lambda v: samplesize.beta_hdi(v, 3), "alpha",
+                   [0, -1, *NON_FINITE, "2"], [2, 1e12])
+    # -------------------------------------------------------------- comparisons
+    other = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=20, fn=6, tn=5, fp=3), random_seed=9,
+                    **SMALL)
+    out += numeric("prob_superior",
+                   lambda v: bcm.prob_superior(tree, other, metric="tpr", margin=v), "margin",
+                   [*BOOLS, -0.1, *NON_FINITE, "0"], [0.0, 0.05])
+    out += numeric("rank_probabilities",
+                   lambda v: bcm.rank_probabilities(_BATCH, "acc", max_rank=v), "max_rank",
+                   [*BOOLS, 0, -1, 1.5, *NON_FINITE, "2"], [1, 2])
+    out += numeric("leaderboard", lambda v: bcm.leaderboard([0.9, 0.8, 0.7], n=v, draws=200),
+                   "n", [*BOOLS, 0, -10, 1.5, *NON_FINITE, "100"], [100])
+    out += numeric("leaderboard", lambda v: bcm.leaderboard(v, n=100, draws=200), "scores",
+                   [[0.9, math.nan], [0.9, 1.5], [0.9], "0.9", [True, False]], [[0.9, 0.8]])
+    out += numeric("leaderboard",
+                   lambda v: bcm.leaderboard([0.9, 0.8], n=100, draws=v), "draws",
+                   BAD_POSITIVE_INT, [10])
+    out += numeric("leaderboard",
+                   lambda v: bcm.leaderboard([0.9, 0.8], n=100, draws=200, random_seed=v),
+                   "random_seed", BAD_SEEDS, GOOD_SEEDS[:5])
+    out += numeric("compare_paired",
+                   lambda v: bcm.compare_paired(Y_TRUE, PRED_A, PRED_B, positive=1, rope=v,
+                                                **SMALL), "rope",
+                   [*BOOLS, -0.1, *NON_FINITE, "0"], [0.0, 0.02])
+    out += numeric("compare_paired",
+                   lambda v: bcm.compare_paired(Y_TRUE, PRED_A, PRED_B, positive=1,
+                                                random_seed=v, **SMALL), "random_seed",
+                   BAD_SEEDS, GOOD_SEEDS[:5])
+    out += numeric("compare_paired_counts",
+                   lambda v: bcm.compare_paired_counts(v, 10, 4, 20, **SMALL), "both_right",
+                   [*BOOLS, -1, 1.5, *NON_FINITE, "3"], [5])
+    # -------------------------------------------------------------- simulation, baselines
+    out += numeric("simulate", lambda v: bcm.simulate(v, random_seed=0), "n",
+                   [*BOOLS, 0, -1, 1.5, *NON_FINITE, 2**70, "10"], [1, 100])
+    for p in ("prevalence", "tpr", "tnr"):
+        out += numeric("simulate", lambda v, p=p: bcm.simulate(50, random_seed=0, **{p: v}), p,
+                       BAD_PROPORTION, [0.0, 1.0, 0.3])
+    out += numeric("simulate", lambda v: bcm.simulate(50, random_seed=v), "random_seed",
+                   BAD_SEEDS, GOOD_SEEDS[:5])
+    from bayescm import frequentist
+
+    out += numeric("bootstrap",
+                   lambda v: frequentist.bootstrap(Y_TRUE, PRED_A, n_boot=v, positive=1),
+                   "n_boot", BAD_POSITIVE_INT, [10])
+    out += numeric("bootstrap",
+                   lambda v: frequentist.bootstrap(Y_TRUE, PRED_A, ci=v, n_boot=50, positive=1),
+                   "ci", BAD_PROBABILITY, [0.9])
+    out += numeric("binomial_interval", lambda v: frequentist.binomial_interval(3, v), "n",
+                   [*BOOLS, 0, -3, 1.5, *NON_FINITE, "10"], [10])
+    out += numeric("priors_from_matrix", lambda v: bcm.priors_from_matrix(COCAINE, weight=v),
+                   "weight", BAD_POSITIVE_REAL, [0.5])
+    out += numeric("priors_from_metrics",
+                   lambda v: bcm.priors_from_metrics({"acc": v, "tpr": 0.7, "ppv": 0.75}, 10),
+                   "acc", [*BOOLS, -0.1, 1.5, *NON_FINITE, "0.8"], [0.8])
+    # -------------------------------------------------------------- unknown keywords
+    keyword_calls: dict[str, Callable[..., Any]] = {
+        "fit": lambda **k: bcm.fit(COCAINE, **SMALL, **k),
+        "build_model": lambda **k: bcm.build_model(COCAINE, **k),
+        "summary": lambda **k: bcm.summary(tree, **k),
+        "probability": lambda **k: bcm.probability(tree, "bm", upper=0, **k),
+        "informedness": lambda **k: bcm.informedness(tree, **k),
+        "with_prevalence": lambda **k: bcm.with_prevalence(fit_tree(), 0.1, **k),
+        "posterior_predictive": lambda **k: bcm.posterior_predictive(fit_tree(), **k),
+        "prior_predictive": lambda **k: bcm.prior_predictive(**SMALL, **k),
+        "prior_sensitivity": lambda **k: bcm.prior_sensitivity(COCAINE, **SMALL, **k),
+        "prob_superior": lambda **k: bcm.prob_superior(tree, other, metric="tpr", **k),
+        "rank_probabilities": lambda **k: bcm.rank_probabilities(_BATCH, "acc", **k),
+        "leaderboard": lambda **k: bcm.leaderboard([0.9, 0.8], n=100, draws=50, **k),
+        "compare_paired": lambda **k: bcm.compare_paired(Y_TRUE, PRED_A, PRED_B, positive=1,
+                                                         **SMALL, **k),
+        "compare_paired_counts": lambda **k: bcm.compare_paired_counts(5, 3, 2, 9, **SMALL,
+                                                                       **k),
+        "simulate": lambda **k: bcm.simulate(20, **k),
+        "simulate_counts": lambda **k: bcm.simulate_counts(20, **k),
+        "priors_from_matrix": lambda **k: bcm.priors_from_matrix(COCAINE, **k),
+        "priors_from_metrics": lambda **k: bcm.priors_from_metrics(
+            {"acc": 0.8, "tpr": 0.7, "ppv": 0.75}, 10, **k),
+        "cells_from_metrics": lambda **k: bcm.cells_from_metrics(
+            {"acc": 0.8, "tpr": 0.7, "ppv": 0.75}, **k),
+        "list_metrics": lambda **k: bcm.list_metrics(**k),
+        "mu_bound": lambda **k: samplesize.mu_bound(100, **k),
+        "required_n": lambda **k: samplesize.required_n(0.1, **k),
+        "mu_at_power": lambda **k: samplesize.mu_at_power(100, n_sims=50, **k),
+        "plan": lambda **k: samplesize.plan(0.3, n_sims=50, **k),
+        "bootstrap": lambda **k: frequentist.bootstrap(Y_TRUE, PRED_A, n_boot=20, positive=1,
+                                                       **k),
+        "binomial_interval": lambda **k: frequentist.binomial_interval(3, 10, **k),
+        "ConfusionMatrix": lambda **k: bcm.ConfusionMatrix([[1, 2], [3, 4]], **k),
+        "from_counts": lambda **k: bcm.ConfusionMatrix.from_counts(tp=1, fn=2, tn=3, fp=4, **k),
+        "from_predictions": lambda **k: bcm.ConfusionMatrix.from_predictions([0, 1], [1, 1],
+                                                                             **k),
+    }
+    for name, call in keyword_calls.items():
+        out.append(Case(f"{name}-unknown-keyword", (lambda c=call: c(bogus_option=1)), "error",
+                        ("bogus_option",)))
+        out.append(Case(f"{name}-unknown-keyword-lists-valid",
+                        (lambda c=call: c(bogus_option=1)), "error", ("valid",)))
+    return out
+
+
+def _expect(value: Any, wanted: Any) -> Any:
+    assert value == wanted, f"got {value}, expected {wanted}"
+    return value
+
+
+def _no_alias(arr: np.ndarray) -> Any:
+    cm = bcm.ConfusionMatrix(arr)
+    assert not np.shares_memory(cm.counts, arr)
+    return cm
+
+
+def _save_roundtrip(tree: Any) -> Any:
+    import tempfile
+    from pathlib import Path
+
+    path = bcm.save(tree, Path(tempfile.mkdtemp()) / "fit.nc")
+    return bcm.load(path)
+
+
+def _redraw(seed: Any) -> Any:
+    first = bcm.fit(COCAINE, random_seed=seed, **SMALL)
+    again = bcm.fit(COCAINE, random_seed=int(first.attrs["random_seed"]), **SMALL)
+    np.testing.assert_array_equal(first["posterior"]["tpr"].values,
+                                  again["posterior"]["tpr"].values)
+    return again
+
+
+def _generator_advances() -> Any:
+    rng = np.random.default_rng(3)
+    a = bcm.fit(COCAINE, random_seed=rng, **SMALL)
+    b = bcm.fit(COCAINE, random_seed=rng, **SMALL)
+    assert not np.array_equal(a["posterior"]["tpr"].values, b["posterior"]["tpr"].values)
+    used = np.random.default_rng(3)
+    used.random(10)
+    c = bcm.fit(COCAINE, random_seed=used, **SMALL)
+    assert not np.array_equal(a["posterior"]["tpr"].values, c["posterior"]["tpr"].values)
+    return c
+
+
+CASES = cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_bad_input(case: Case) -> None:
+    run(case)
+
+
+def test_shared_seeds_warn_however_given() -> None:
+    """Two fits from the same random numbers warn, whether the seed was an int or a Generator."""
+    twin = bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2)
+    for make in (lambda: np.int64(3), lambda: np.random.default_rng(3), lambda: 3):
+        a = bcm.fit(COCAINE, random_seed=make(), **SMALL)
+        b = bcm.fit(twin, random_seed=make(), **SMALL)
+        with pytest.warns(UserWarning, match="same random numbers"):
+            bcm.prob_superior(a, b, metric="tpr")
+
+
+@pytest.mark.filterwarnings("ignore::bayescm.EmptyMatrixWarning")
+@given(st.lists(st.integers(min_value=0, max_value=2**64), min_size=4, max_size=4))
+def test_counts_exact_or_refused(cells: list[int]) -> None:
+    """Any four non-negative integers give the exact total or a named OverflowError."""
+    try:
+        cm = bcm.ConfusionMatrix([cells[:2], cells[2:]])
+    except OverflowError as err:
+        assert "2**63 - 1" in str(err)  # noqa: PT017
+        assert max(cells) > 2**63 - 1 or sum(cells) > 2**63 - 1
+    else:
+        assert cm.n == sum(cells)
+        assert cm.counts.tolist() == [cells[:2], cells[2:]]
