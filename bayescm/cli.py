@@ -329,7 +329,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except UsageError as err:
         print(f"bayescm {args.command}: error: {err}", file=sys.stderr)
-    except (ValueError, TypeError, KeyError, FileNotFoundError) as err:
+    except (ValueError, TypeError, KeyError, OverflowError, FileNotFoundError) as err:
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
         print(f"bayescm {args.command}: error: {message}", file=sys.stderr)
     return EXIT_USAGE

@@ -452,6 +452,17 @@ def _generator_advances() -> Any:
     return c
 
 
+def test_cli_refuses_counts_past_int64(capsys: pytest.CaptureFixture[str]) -> None:
+    """The command line exits 2 with one line instead of printing an accuracy of -1."""
+    from bayescm.cli import main
+
+    code = main(["analyze", "--tp", str(2**63 - 1), "--fn", "1", "--tn", "1", "--fp", "1"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "2**63 - 1" in err
+    assert len(err.strip().splitlines()) == 1
+
+
 CASES = cases()
 
 
