@@ -26,6 +26,7 @@ from scipy import special, stats
 
 from ._pipeline import check_int
 from ._random import generator
+from ._resources import check_memory
 from ._validate import keyword_checked
 from .metrics import Metric
 from .paired import _kind_and_catalogue, _metric_values, _select_metrics, encode_labels
@@ -162,6 +163,7 @@ def bootstrap(
     preds = [pred_a] if pred_b is None else [pred_a, pred_b]
     classes, t, codes = encode_labels(y_true, preds, labels, positive)
     k = len(classes)
+    check_memory(3.0 * n_boot * (2 + k**3), "This bootstrap", ["fewer replicates (n_boot=)"])
     kind, catalogue = _kind_and_catalogue(k, positive)
     if isinstance(metric, (list, tuple)):
         raise TypeError("bootstrap takes one metric; call it once per metric.")
