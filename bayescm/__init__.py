@@ -28,6 +28,7 @@ from .paired import compare_paired, compare_paired_counts, comparison_table
 from .predictive import posterior_predictive, prior_predictive
 from .prevalence import with_prevalence
 from .priors import Beta, Dirichlet, Fixed, Haldane, Jeffreys, Laplace
+from .scores import Scores
 from .sensitivity import prior_sensitivity
 from .simulate import simulate, simulate_counts
 from .spec import load_spec
@@ -55,6 +56,7 @@ __all__ = [
     "Jeffreys",
     "Laplace",
     "Metric",
+    "Scores",
     "__version__",
     "build_model",
     "cells_from_metrics",

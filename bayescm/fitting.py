@@ -38,6 +38,7 @@ from .confusion import ConfusionMatrix, as_batch
 from .metrics import Metric, resolve_metrics
 from .model import checked_overrides, model_kind
 from .priors import Fixed, is_conjugate
+from .scores import Scores
 from .stats import HDI_PROB, check_prob
 
 __all__ = ["PrevalenceMismatchWarning", "fit"]
@@ -131,6 +132,31 @@ def nuts_option_names() -> frozenset[str]:
     return frozenset(own | nuts)
 
 
+_SCORE_OPTIONS = ("threshold", "fpr_range", "grid_size", "n_bins")
+
+
+def _fit_scores(data: Scores, prior: Any, overrides: tuple[Any, ...], method: str,
+                draws: int | None, chains: int, random_seed: Any, metrics: Any, hdi_prob: float,
+                sampler_kwargs: Any, options: Mapping[str, Any]) -> xr.DataTree:
+    """``fit`` of scored items: the Bayesian bootstrap of :mod:`bayescm.roc_model`."""
+    from .roc_model import fit_scores
+
+    unknown = [k for k in options if k not in _SCORE_OPTIONS]
+    if unknown:
+        raise TypeError(f"fit() of Scores got an unknown keyword argument {unknown[0]!r}; "
+                        f"valid keywords for scores: draws, chains, random_seed, metrics, "
+                        f"hdi_prob, {', '.join(_SCORE_OPTIONS)}.")
+    if prior != "laplace" or any(v is not None for v in overrides) or sampler_kwargs:
+        raise ValueError("Scores are analysed with the Bayesian bootstrap, which has no "
+                         "parameter priors or sampler options; drop prior=, prevalence=, tpr=, "
+                         "tnr=, rates= and sampler_kwargs=.")
+    if method not in ("auto", "exact", "bootstrap"):
+        raise ValueError(f"Scores are analysed with method='bootstrap' (exact draws), got "
+                         f"{method!r}.")
+    return fit_scores(data, draws=1000 if draws is None else draws, chains=chains,
+                      random_seed=random_seed, metrics=metrics, hdi_prob=hdi_prob, **options)
+
+
 def _choose_method(method: str, priors: Mapping[str, Any]) -> str:
     if method not in METHODS:
         raise ValueError(f"Unknown method {method!r}; use one of {', '.join(METHODS)}.")
@@ -147,7 +173,7 @@ def _choose_method(method: str, priors: Mapping[str, Any]) -> str:
 
 
 def fit(
-    data: ConfusionMatrix | Mapping[str, ConfusionMatrix],
+    data: ConfusionMatrix | Mapping[str, ConfusionMatrix] | Scores,
     prior: Any = "laplace",
     prevalence: Any = None,
     tpr: Any = None,
@@ -155,7 +181,7 @@ def fit(
     *,
     rates: Any = None,
     method: str = "auto",
-    draws: int = 5000,
+    draws: int | None = None,
     chains: int = 4,
     random_seed: int | np.random.SeedSequence | np.random.Generator | None = None,
     metrics: Iterable[str | Metric] | str | Metric | None = None,
@@ -168,9 +194,12 @@ def fit(
 
     Parameters
     ----------
-    data : ConfusionMatrix or mapping of name -> ConfusionMatrix
+    data : ConfusionMatrix, mapping of name -> ConfusionMatrix, or Scores
         One matrix, or several of the same classes; a mapping gives one tree with a
         ``classifier`` dim (the exact path draws the whole batch in one vectorised step).
+        :class:`~bayescm.Scores` (labels and scores) give the posterior of whole ROC and PR
+        curves, the AUC and calibration (:func:`bayescm.roc_model.fit_scores`, whose options
+        ``threshold``, ``fpr_range``, ``grid_size`` and ``n_bins`` pass through).
     prior : str or prior, default "laplace"
         Prior of every parameter not given separately: ``"laplace"``, ``"jeffreys"``,
         ``"haldane"``, a :class:`~bayescm.Beta` (binary) or :class:`~bayescm.Dirichlet`
@@ -187,7 +216,8 @@ def fit(
         :func:`~bayescm.build_model` with PyMC; ``"auto"`` picks exact when every prior is
         conjugate.
     draws, chains : int
-        Draws per chain and number of chains (default 4 x 5,000 = 20,000, as in the paper).
+        Draws per chain and number of chains (default 4 x 5,000 = 20,000, as in the paper;
+        4 x 1,000 for :class:`~bayescm.Scores`).
     random_seed : int, numpy SeedSequence or numpy Generator, optional
         Same seed, same draws. A Generator's state is used (and advanced). The seed actually
         used (fresh entropy when None) is recorded in the attributes ``random_seed`` (and
@@ -240,8 +270,11 @@ def fit(
     >>> round(lo, 2), round(hi, 2)
     (0.9, 1.0)
     """
+    if isinstance(data, Scores):
+        return _fit_scores(data, prior, (prevalence, tpr, tnr, rates), method, draws, chains,
+                           random_seed, metrics, hdi_prob, sampler_kwargs, nuts_options)
     names, mats = as_batch(data)
-    draws = check_int(draws, "draws", 1)
+    draws = check_int(5000 if draws is None else draws, "draws", 1)
     chains = check_int(chains, "chains", 1)
     hdi_prob = check_prob(hdi_prob)
     seq = seed_sequence(random_seed)

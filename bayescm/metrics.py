@@ -332,6 +332,10 @@ def catalogue_for(kind: str) -> dict[str, Metric]:
         from .metrics_multiclass import MULTICLASS_METRICS
 
         return MULTICLASS_METRICS
+    if kind == "scores":
+        from .roc_model import SCORE_METRICS
+
+        return {**BINARY_METRICS, **SCORE_METRICS}
     raise ValueError(f"Unknown model kind {kind!r}; expected 'binary' or 'multiclass'.")
 
 

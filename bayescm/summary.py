@@ -15,7 +15,7 @@ from .stats import check_prob, hdi
 
 __all__ = ["summary", "probability", "informedness", "resolve_var_names"]
 
-MATRIX_VARIABLES = ("theta", "rates")
+MATRIX_VARIABLES = ("theta", "rates", "roc", "pr", "reliability")
 """Class-by-class matrices left out of a default summary (K^2 rows each); name them to see them."""
 
 SUMMARY_COLUMNS = ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu", "r_hat", "ess_bulk"]

@@ -1,0 +1,188 @@
+"""Scored items: validation, agreement with scikit-learn, DeLong, Haldane equivalence, bands."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.metrics import (
+    average_precision_score,
+    brier_score_loss,
+    log_loss,
+    roc_auc_score,
+)
+
+import bayescm as bcm
+from bayescm.roc import curve_bands
+
+
+def binormal(n: int, d: float, prevalence: float = 0.4, seed: int = 0
+             ) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < prevalence
+    return y, rng.normal(size=n) + d * y
+
+
+def delong_interval(y: np.ndarray, s: np.ndarray, prob: float = 0.95) -> tuple[float, float]:
+    """DeLong et al. (1988): AUC and its variance from the structural components."""
+    pos, neg = s[y], s[~y]
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    auc = psi.mean()
+    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+    var = v10.var(ddof=1) / pos.size + v01.var(ddof=1) / neg.size
+    z = stats.norm.ppf(0.5 + prob / 2)
+    return auc - z * np.sqrt(var), auc + z * np.sqrt(var)
+
+
+@pytest.mark.parametrize(
+    ("y", "scores", "kwargs", "exc", "match"),
+    [
+        ([1, 0, 1], [0.1, np.nan, 0.3], {}, ValueError, "finite"),
+        ([1, 0, 1], [0.1, np.inf, 0.3], {}, ValueError, "finite"),
+        ([1, 1, 1], [0.1, 0.2, 0.3], {}, ValueError, "two classes"),
+        ([1, 0, 1], [0.1, 0.2], {}, ValueError, "entries but y_true has 3"),
+        ([1, 0, 1], ["a", "b", "c"], {}, TypeError, "real numbers"),
+        ([1, 0, 1], [True, False, True], {}, TypeError, "real numbers"),
+        (["a", "b", "a"], [0.1, 0.2, 0.3], {}, ValueError, "positive="),
+        (["a", "b", "a"], [0.1, 0.2, 0.3], {"positive": "c"}, ValueError, "not one of"),
+        ([1, None, 1], [0.1, 0.2, 0.3], {}, ValueError, "missing"),
+        ([1, 0], {"A": [0.1, 0.2], "B": [0.3]}, {}, ValueError, "same items"),
+        ([1, 0], {}, {}, ValueError, "empty"),
+        ([1, 0], "0.1 0.2", {}, TypeError, "string"),
+        ([1, 0], np.ma.array([0.1, 0.2], mask=[0, 1]), {}, ValueError, "masked"),
+    ],
+)
+def test_scores_validation(y, scores, kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        bcm.Scores(y, scores, **kwargs)
+
+
+def test_scores_travel_and_csv(tmp_path):
+    s = bcm.Scores(["p", "n", "p"], {"A": [0.9, 0.2, 0.4], "B": [0.5, 0.6, 0.7]}, positive="p")
+    assert pickle.loads(pickle.dumps(s)) == s
+    path = tmp_path / "s.csv"
+    path.write_text("y,A,B\np,0.9,0.5\nn,0.2,0.6\np,0.4,0.7\n")
+    assert bcm.Scores.from_csv(path, label="y", score=["A", "B"], positive="p") == s
+    path.write_text("y,A\np,0.9\nn,x\n")
+    with pytest.raises(ValueError, match="line 3, column 'A'"):
+        bcm.Scores.from_csv(path, label="y", score="A", positive="p")
+
+
+def test_observed_values_equal_scikit_learn_with_ties():
+    rng = np.random.default_rng(3)
+    y = rng.random(400) < 0.3
+    s = np.round(1 / (1 + np.exp(-(rng.normal(size=400) + y))), 1)  # many ties
+    idata = bcm.fit(bcm.Scores(y, s), draws=200, random_seed=0)
+    obs = idata["observed_metrics"]
+    assert float(obs["auc"]) == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    assert float(obs["average_precision"]) == pytest.approx(average_precision_score(y, s),
+                                                            abs=1e-12)
+    assert float(obs["brier"]) == pytest.approx(brier_score_loss(y, s), abs=1e-12)
+    assert float(obs["log_loss"]) == pytest.approx(log_loss(y, s), abs=1e-9)
+
+
+def test_auc_posterior_agrees_with_sklearn_and_delong():
+    y, s = binormal(300, 1.2, seed=1)
+    idata = bcm.fit(bcm.Scores(y, s), random_seed=2)
+    auc = idata["posterior"]["auc"].values.ravel()
+    sd = auc.std()
+    # the Bayesian bootstrap is centred on the sample AUC up to a small fraction of its sd
+    assert abs(auc.mean() - roc_auc_score(y, s)) < 0.1 * sd
+    lo, hi = bcm.summary(idata, var_names=["auc"]).loc["auc", ["hdi_lower", "hdi_upper"]]
+    d_lo, d_hi = delong_interval(y, s)
+    assert abs(lo - d_lo) < 0.02
+    assert abs(hi - d_hi) < 0.02
+
+
+def test_threshold_metrics_are_the_haldane_fit():
+    """At a threshold the four weighted cells are Dirichlet(TP, FN, FP, TN): Haldane priors."""
+    y, s = binormal(200, 1.0, seed=4)
+    idata = bcm.fit(bcm.Scores(y, s), metrics=["tpr", "ppv", "acc"], threshold=0.4,
+                    random_seed=5)
+    counts = idata["observed_data"]["counts"].values
+    cm = bcm.ConfusionMatrix(counts, labels=["pos", "neg"], positive="pos")
+    ref = bcm.fit(cm, prior="haldane", metrics=["tpr", "ppv", "acc"], random_seed=6)
+    for m in ("tpr", "ppv", "acc"):
+        a = idata["posterior"][m].values.ravel()
+        b = ref["posterior"][m].values.ravel()
+        assert stats.ks_2samp(a, b).pvalue > 1e-3, m
+
+
+def test_refining_the_grid_adds_no_noise():
+    y, s = binormal(150, 1.0, seed=7)
+    data = bcm.Scores(y, s)
+    coarse = bcm.fit(data, grid_size=11, random_seed=8)
+    fine = bcm.fit(data, grid_size=101, random_seed=8)
+    at = fine["posterior"]["roc"].sel(fpr=coarse["posterior"]["fpr"].values, method="nearest")
+    np.testing.assert_allclose(at.values, coarse["posterior"]["roc"].values, atol=1e-6)
+    w_coarse = curve_bands(coarse["posterior"]["roc"].values.reshape(-1, 11), 0.95)
+    w_fine = curve_bands(fine["posterior"]["roc"].values.reshape(-1, 101), 0.95)
+    width_c = w_coarse["pointwise_upper"] - w_coarse["pointwise_lower"]
+    width_f = (w_fine["pointwise_upper"] - w_fine["pointwise_lower"])[::10]
+    np.testing.assert_allclose(width_f, width_c, atol=1e-6)
+    # the simultaneous band holds a whole curve, so it is wider than the pointwise one
+    assert np.all(w_fine["simultaneous_upper"][5:-5] >= w_fine["pointwise_upper"][5:-5] - 1e-9)
+
+
+def test_paired_auc_is_narrower_than_independent():
+    rng = np.random.default_rng(9)
+    y, s = binormal(300, 1.0, seed=10)
+    s_b = s + rng.normal(scale=0.3, size=s.size)  # a correlated second classifier
+    joint = bcm.fit(bcm.Scores(y, {"A": s, "B": s_b}), random_seed=11)
+    diff = (joint["posterior"]["auc"].sel(classifier="A")
+            - joint["posterior"]["auc"].sel(classifier="B")).values.ravel()
+    a = bcm.fit(bcm.Scores(y, s), random_seed=12)["posterior"]["auc"].values.ravel()
+    b = bcm.fit(bcm.Scores(y, s_b), random_seed=13)["posterior"]["auc"].values.ravel()
+    assert diff.std() < 0.6 * (a - b).std()
+    p = bcm.prob_superior(joint, "A", "B", metric="auc")
+    assert p == pytest.approx(float(np.mean(diff > 0)))
+
+
+def test_brier_posterior_mean_is_the_plug_in():
+    rng = np.random.default_rng(14)
+    p = rng.random(500)
+    y = rng.random(500) < p
+    idata = bcm.fit(bcm.Scores(y, p), random_seed=15)
+    brier = idata["posterior"]["brier"].values.ravel()
+    assert abs(brier.mean() - brier_score_loss(y, p)) < 4 * brier.std() / np.sqrt(brier.size)
+
+
+def test_calibration_bins_of_all_zeros_keep_their_width():
+    y = np.r_[np.zeros(50, bool), np.ones(50, bool)]
+    s = np.r_[np.full(50, 0.05), np.full(50, 0.95)]  # every low bin is all 0, high all 1
+    idata = bcm.fit(bcm.Scores(y, s), random_seed=16)
+    rel = idata["posterior"]["reliability"].sel(bin=0).values.ravel()
+    lo, hi = np.quantile(rel, [0.025, 0.975])
+    assert hi - lo > 0.03  # Beta(1, 51): not collapsed onto 0
+    ece, ref = (idata["posterior"][k].values.ravel() for k in ("ece", "ece_reference"))
+    assert abs(ece.mean() - ref.mean()) < 3 * ece.std()
+
+
+def test_scores_fit_options_are_checked():
+    y, s = binormal(50, 1.0, seed=17)
+    data = bcm.Scores(y, s)
+    with pytest.raises(TypeError, match="valid keywords for scores"):
+        bcm.fit(data, tune=100)
+    with pytest.raises(ValueError, match="no parameter priors"):
+        bcm.fit(data, prior="jeffreys")
+    with pytest.raises(ValueError, match="fpr_range must be increasing"):
+        bcm.fit(data, fpr_range=(0.2, 0.1))
+    with pytest.raises(ValueError, match="grid_size must be >= 2"):
+        bcm.fit(data, grid_size=1)
+
+
+@pytest.mark.slow
+def test_auc_interval_covers_the_binormal_truth():
+    """95 % HDIs of the AUC cover Phi(d / sqrt 2) in 0.93-0.97 of 500 simulated test sets."""
+    d = 1.0
+    truth = stats.norm.cdf(d / np.sqrt(2))
+    hits = 0
+    reps = 500
+    for i in range(reps):
+        y, s = binormal(200, d, prevalence=0.5, seed=1000 + i)
+        idata = bcm.fit(bcm.Scores(y, s), draws=500, metrics=["acc"], random_seed=i)
+        lo, hi = bcm.summary(idata, var_names=["auc"]).loc["auc", ["hdi_lower", "hdi_upper"]]
+        hits += lo <= truth <= hi
+    assert 0.93 <= hits / reps <= 0.97
