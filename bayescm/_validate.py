@@ -350,9 +350,9 @@ def reject_unknown(given: Iterable[str], valid: Iterable[str], where: str,
 
 
 HINTS = {
-    "model": " A hierarchical model over several test sets is not available yet.",
-    "group": " A hierarchical model over several test sets is not available yet.",
-    "priors": " Give priors by parameter with prior=, prevalence=, tpr=, tnr= or rates=.",
+    "model": " model= and group= belong to bcm.fit (model='hierarchical').",
+    "group": " model= and group= belong to bcm.fit (model='hierarchical').",
+    "priors": " Priors keyed by parameter (priors={...}) are set in bcm.fit.",
     "seed": " Did you mean random_seed=?",
 }
 

@@ -84,7 +84,7 @@ def _check_fixed_prevalence(priors: Mapping[str, Any], counts: np.ndarray,
             return
 
 
-_SET_BY_FIT = ("draws", "chains", "random_seed", "model", "progressbar", "return_inferencedata")
+_SET_BY_FIT = ("draws", "chains", "random_seed", "progressbar", "return_inferencedata")
 
 
 def _sampler_options(method: str, sampler_kwargs: Mapping[str, Any] | None,
@@ -105,7 +105,7 @@ def _sampler_options(method: str, sampler_kwargs: Mapping[str, Any] | None,
     unknown = [k for k in options if k not in nuts_option_names()]
     if unknown:
         own = ("data, prior, prevalence, tpr, tnr, rates, method, draws, chains, random_seed, "
-               "metrics, hdi_prob, progressbar, sampler_kwargs")
+               "metrics, hdi_prob, progressbar, sampler_kwargs, priors, model, group")
         hint = _HINTS.get(unknown[0], "")
         raise TypeError(
             f"fit() got an unknown keyword argument {unknown[0]!r}; valid keywords: {own}, "
@@ -126,10 +126,68 @@ def nuts_option_names() -> frozenset[str]:
 
     import pymc as pm
 
-    own = set(inspect.signature(pm.sample).parameters) - {"kwargs", "step"} - set(_SET_BY_FIT)
+    own = set(inspect.signature(pm.sample).parameters) - {"kwargs", "step", "model"} - set(
+        _SET_BY_FIT)
     nuts = {"target_accept", "max_treedepth", "early_max_treedepth", "step_scale",
             "adapt_step_size", "max_energy_error", "gamma", "k", "t0"}
     return frozenset(own | nuts)
+
+
+def _merged_priors(priors: Mapping[str, Any] | None, keywords: Mapping[str, Any]
+                   ) -> dict[str, Any]:
+    """``priors={...}`` merged with the per-parameter keywords (both for one is an error)."""
+    if priors is None:
+        return dict(keywords)
+    if not isinstance(priors, Mapping):
+        raise TypeError(f"priors must be a mapping {{parameter: prior}}, got {priors!r}.")
+    both = [k for k, v in keywords.items() if v is not None and k in priors]
+    if both:
+        raise ValueError(f"The prior of {both[0]} is given twice (priors={{...}} and "
+                         f"{both[0]}=); give it once.")
+    return {**dict(keywords), **{k: v for k, v in priors.items() if k not in keywords or
+                                 keywords[k] is None}}
+
+
+def _fit_hierarchical(data: Any, group: Any, priors: Any, flat_priors: tuple[Any, ...],
+                      method: str, draws: int | None, chains: int, random_seed: Any,
+                      metrics: Any, hdi_prob: float, progressbar: bool, sampler_kwargs: Any,
+                      options: Mapping[str, Any]) -> xr.DataTree:
+    """``fit(..., model="hierarchical")``: checks, then :mod:`bayescm.hierarchical`."""
+    from .hierarchical import fit_hierarchical
+
+    if not isinstance(group, str) or not group.isidentifier():
+        raise ValueError(f"model='hierarchical' needs group='name' naming the group dim (e.g. "
+                         f"'site', 'study', 'subgroup'), got group={group!r}.")
+    if not isinstance(data, Mapping):
+        raise TypeError("model='hierarchical' needs a mapping {group name: binary "
+                        f"ConfusionMatrix}}, got {type(data).__name__}.")
+    names, mats = as_batch(data)
+    if not mats[0].is_binary:
+        raise ValueError("model='hierarchical' pools binary matrices (give each a positive "
+                         "class); multiclass pooling is not available.")
+    if flat_priors[0] != "laplace" or any(v is not None for v in flat_priors[1:]):
+        raise ValueError("The hierarchical model's priors are set with priors={...} (keys: "
+                         "mu_logit_tpr, mu_logit_tnr, sd_logit_tpr, sd_logit_tnr, corr_logit, "
+                         "prevalence), not prior=/prevalence=/tpr=/tnr=.")
+    if method not in ("auto", "nuts"):
+        raise ValueError(f"The hierarchical model is sampled with NUTS; method={method!r} is "
+                         "not available for it.")
+    draws = check_int(1000 if draws is None else draws, "draws", 1)
+    chains = check_int(chains, "chains", 1)
+    hdi_prob = check_prob(hdi_prob)
+    seq = seed_sequence(random_seed)
+    options = {**dict(sampler_kwargs or {}), **dict(options)}
+    unknown = [k for k in options if k not in nuts_option_names()]
+    if unknown:
+        raise TypeError(f"fit() got an unknown keyword argument {unknown[0]!r}; valid "
+                        "keywords: pymc.sample options such as tune, target_accept, cores.")
+    from .binary import BinaryModel
+
+    kind = BinaryModel(mats[0].coords)
+    selected = kind.select_metrics(resolve_metrics(metrics, kind.catalogue, kind.name), {})
+    return fit_hierarchical(names or [], matrices_counts(mats), group, priors=priors,
+                            draws=draws, chains=chains, seed=seq, selected=selected,
+                            hdi_prob=hdi_prob, progressbar=progressbar, options=options)
 
 
 _SCORE_OPTIONS = ("threshold", "fpr_range", "grid_size", "n_bins")
@@ -188,6 +246,9 @@ def fit(
     hdi_prob: float = HDI_PROB,
     progressbar: bool = False,
     sampler_kwargs: Mapping[str, Any] | None = None,
+    priors: Mapping[str, Any] | None = None,
+    model: str = "auto",
+    group: str | None = None,
     **nuts_options: Any,
 ) -> xr.DataTree:
     """Posterior of every metric of a confusion matrix (or a batch of them).
@@ -232,8 +293,22 @@ def fit(
         Show PyMC's progress bar (NUTS).
     sampler_kwargs : mapping, optional
         Options for ``pymc.sample`` (NUTS only), e.g. ``{"tune": 2000, "target_accept": 0.95}``.
+    priors : mapping of parameter name -> prior, optional
+        Priors keyed by parameter, e.g. ``{"tpr": bcm.Beta(10, 2), "prevalence":
+        bcm.Fixed(0.5)}``; the same as the ``prevalence=``, ``tpr=``, ``tnr=``, ``rates=``
+        keywords (giving one parameter both ways is an error). For ``model="hierarchical"``
+        the keys are :data:`bayescm.hierarchical.HIERARCHICAL_PARAMETERS`.
+    model : {"auto", "hierarchical"}
+        ``"auto"``: the binary or multiclass model of each matrix. ``"hierarchical"``: the
+        bivariate binomial-normal model of several binary matrices with partial pooling
+        (:mod:`bayescm.hierarchical`; NUTS, 4 x 1,000 draws by default).
+    group : str, optional
+        With ``model="hierarchical"``: the name of the group dim (``"site"``, ``"study"``,
+        ``"subgroup"``, ...).
     **nuts_options
-        The same options as keywords (``tune=``, ``target_accept=``, ``cores=``, ...). Names
+        The same options as keywords (``tune=``, ``target_accept=``, ``cores=``, ...);
+        ``target_accept`` defaults to 0.9 (PyMC's 0.8 leaves occasional divergences where a
+        rate's posterior piles against 0 or 1). Names
         ``pymc.sample`` does not know raise a TypeError listing the valid ones, and any of them
         on the exact path raises a ValueError (the exact sampler has no such options).
 
@@ -273,14 +348,23 @@ def fit(
     if isinstance(data, Scores):
         return _fit_scores(data, prior, (prevalence, tpr, tnr, rates), method, draws, chains,
                            random_seed, metrics, hdi_prob, sampler_kwargs, nuts_options)
+    if model not in ("auto", "hierarchical"):
+        raise ValueError(f"model must be 'auto' or 'hierarchical', got {model!r}.")
+    if model == "hierarchical":
+        return _fit_hierarchical(data, group, priors, (prior, prevalence, tpr, tnr, rates),
+                                 method, draws, chains, random_seed, metrics, hdi_prob,
+                                 progressbar, sampler_kwargs, nuts_options)
+    if group is not None:
+        raise ValueError("group= names the group dim of model='hierarchical'; pass "
+                         "model='hierarchical' too, or drop group= for a plain batch.")
     names, mats = as_batch(data)
     draws = check_int(5000 if draws is None else draws, "draws", 1)
     chains = check_int(chains, "chains", 1)
     hdi_prob = check_prob(hdi_prob)
     seq = seed_sequence(random_seed)
     kind = model_kind(mats[0])
-    overrides = checked_overrides(kind, {"prevalence": prevalence, "tpr": tpr, "tnr": tnr,
-                                          "rates": rates})
+    overrides = checked_overrides(kind, _merged_priors(
+        priors, {"prevalence": prevalence, "tpr": tpr, "tnr": tnr, "rates": rates}))
     priors = kind.resolve_priors(prior, overrides)
     method = _choose_method(method, priors)
     options = _sampler_options(method, sampler_kwargs, nuts_options)
@@ -301,6 +385,9 @@ def fit(
 
         model = kind.build_pymc(names, counts, priors)
         options.setdefault("compute_convergence_checks", False)
+        # rate posteriors piled against 0 or 1 (TP = 26, FN = 0) diverge now and then at
+        # PyMC's 0.8; 0.9 costs a few more leapfrog steps and removes them
+        options.setdefault("target_accept", 0.9)
         trace = pm.sample(draws=draws, chains=chains, random_seed=nuts_seed, model=model,
                           progressbar=progressbar, **options)
         params = {p: sample_array(trace["posterior"][p], kind, p, names is not None)

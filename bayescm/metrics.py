@@ -326,7 +326,7 @@ def list_metrics(kind: str = "binary") -> Any:
 
 def catalogue_for(kind: str) -> dict[str, Metric]:
     """The built-in catalogue of a model kind (``"binary"`` or ``"multiclass"``)."""
-    if kind == "binary":
+    if kind in ("binary", "hierarchical"):
         return BINARY_METRICS
     if kind == "multiclass":
         from .metrics_multiclass import MULTICLASS_METRICS

@@ -228,8 +228,16 @@ def cases() -> list[Case]:
     out += numeric("fit", lambda v: bcm.fit(COCAINE, metrics=v, **SMALL), "metric",
                    ["nonsense", [3], ["tpr", "nope"]], [["tpr"], "all"])
     out += numeric("fit", lambda v: bcm.fit(COCAINE, **SMALL, **v), "keyword",
-                   [{"bogus": 1}, {"priors": {"tpr": bcm.Beta(2, 2)}},
-                    {"model": "hierarchical", "group": "study"}, {"tune": 100}], [])
+                   [{"bogus": 1}, {"tune": 100}], [{"priors": {"tpr": bcm.Beta(2, 2)}}])
+    out += numeric("fit", lambda v: bcm.fit(COCAINE, **SMALL, **v), "prior",
+                   [{"priors": {"tpr": 3}}, {"priors": {"bogus": bcm.Beta(2, 2)}},
+                    {"priors": {"tpr": bcm.Beta(2, 2)}, "tpr": "jeffreys"}, {"priors": 3}], [])
+    out += numeric("fit", lambda v: bcm.fit(v, model="hierarchical", group="study", **SMALL),
+                   "mapping", [COCAINE, [COCAINE]], [])
+    out += numeric("fit", lambda v: bcm.fit({"a": COCAINE}, model="hierarchical", group=v,
+                                            **SMALL), "group", [None, 3, "two words", "draw"], [])
+    out += numeric("fit", lambda v: bcm.fit(COCAINE, model=v, **SMALL), "model",
+                   ["hier", 3], ["auto"])
     out += numeric("fit", lambda v: bcm.fit(v, **SMALL), "data",
                    [[[1, 2], [3, 4]], {}, {"a": [[1, 2], [3, 4]]}, None], [])
     out.append(Case("fit-absurd-draws", lambda: bcm.fit(COCAINE, draws=10**8), "error",
