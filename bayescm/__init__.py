@@ -18,6 +18,7 @@ from typing import Any
 from . import datasets, diagnostics, metrics, priors, stats
 from ._container import load, save
 from ._version import __version__
+from .batch import summarize_batch
 from .compare import leaderboard, prob_superior, rank_probabilities
 from .confusion import ConfusionMatrix, EmptyMatrixWarning
 from .elicit import cells_from_metrics, priors_from_matrix, priors_from_metrics
@@ -88,6 +89,7 @@ __all__ = [
     "simulate",
     "simulate_counts",
     "stats",
+    "summarize_batch",
     "summary",
     "with_prevalence",
 ]
