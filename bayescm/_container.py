@@ -20,7 +20,7 @@ import xarray as xr
 from ._version import __version__
 
 __all__ = [
-    "SAMPLE_DIMS", "check_tree", "get_group", "has_group", "json_attr", "load", "make_dataset",
+    "SAMPLE_DIMS", "check_tree", "copy_group", "get_group", "has_group", "json_attr", "load", "make_dataset",
     "make_tree", "read_json_attr", "root_attrs", "save", "set_group",
 ]
 
@@ -76,6 +76,11 @@ def get_group(idata: xr.DataTree, name: str) -> xr.Dataset:
         have = ", ".join(idata.children) or "none"
         raise KeyError(f"The result has no {name!r} group (groups: {have}).")
     return idata[name].to_dataset()
+
+
+def copy_group(idata: xr.DataTree, name: str) -> xr.Dataset:
+    """The group ``name`` as a Dataset that owns its arrays (for trees derived from ``idata``)."""
+    return get_group(idata, name).copy(deep=True)
 
 
 def set_group(idata: xr.DataTree, name: str, ds: xr.Dataset) -> None:

@@ -221,6 +221,17 @@ class ConfusionMatrix:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("ConfusionMatrix is immutable; create a new one instead.")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt from the validated state (no second validation, no repeated warnings), so a
+        # matrix pickles, copies and travels to other processes (ProcessPoolExecutor, dask)
+        return (_rebuild, (self._counts.tolist(), self._labels, self._positive, self._ordered))
+
+    def __copy__(self) -> ConfusionMatrix:
+        return self  # immutable: a copy is the same value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ConfusionMatrix:
+        return self
+
     # ---------------------------------------------------------------- constructors
     @classmethod
     @keyword_checked
@@ -393,6 +404,18 @@ class ConfusionMatrix:
         return (
             f"ConfusionMatrix({self._counts.tolist()}, labels={list(self._labels)!r}{extra})"
         )
+
+
+def _rebuild(counts: list[list[int]], labels: tuple[Hashable, ...], positive: Hashable | None,
+             ordered: bool) -> ConfusionMatrix:
+    """A ConfusionMatrix from the state written by ``__reduce__`` (already validated)."""
+    cm = object.__new__(ConfusionMatrix)
+    arr = np.array(counts, dtype=np.int64)
+    arr.setflags(write=False)
+    for name, value in (("_counts", arr), ("_labels", tuple(labels)), ("_positive", positive),
+                        ("_ordered", bool(ordered))):
+        object.__setattr__(cm, name, value)
+    return cm
 
 
 def _as_label_array(values: Iterable[Hashable], name: str) -> np.ndarray:

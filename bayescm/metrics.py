@@ -66,7 +66,7 @@ class Metric:
     """
 
     name: str
-    func: Callable[..., Any] = field(repr=False)
+    func: Callable[..., Any] = field(repr=False, compare=False)  # same name and meta: equal
     long_name: str = ""
     aliases: tuple[str, ...] = ()
     higher_is_better: bool | None = True
@@ -86,6 +86,23 @@ class Metric:
             raise ValueError(f"Metric kind must be binary, multiclass or per_class: {self.kind!r}")
         if not self.long_name:
             object.__setattr__(self, "long_name", self.name)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # built-in metrics hold lambdas: they travel as a reference to their catalogue entry
+        recipe = self.__dict__.get("_recipe")
+        if recipe is not None:
+            return recipe
+        import pickle
+
+        try:
+            pickle.dumps(self.func)
+        except Exception:
+            raise TypeError(
+                f"The custom metric {self.name!r} cannot be pickled (copied to another process) "
+                "because its function is a lambda or a local function; define the function at "
+                "the top level of a module and pass that instead.") from None
+        return (Metric, (self.name, self.func, self.long_name, self.aliases,
+                         self.higher_is_better, self.kind, self.undefined))
 
     def __call__(self, *args: Any) -> np.ndarray:
         """Evaluate the metric, with 0/0 -> NaN and x/0 -> inf and no floating-point warnings."""
@@ -114,16 +131,19 @@ def fbeta(beta: float, name: str | None = None) -> Metric:
     beta = float(beta)
     if not np.isfinite(beta) or beta <= 0:
         raise ValueError(f"beta must be a positive finite number, got {beta}.")
+    given_name = name
     b2 = beta * beta
     label = f"{beta:g}"
     default = "f" + label.replace(".", "")
-    return Metric(
+    metric = Metric(
         name or default,
         lambda tp, fn, fp, tn: _safe((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp),
         long_name=f"F-beta score (beta = {label})",
         aliases=(f"f{label}", f"f_{label}", f"fbeta_{label}", f"f{label}_score"),
         undefined="NaN when TP = FN = FP = 0",
     )
+    object.__setattr__(metric, "_recipe", (fbeta, (beta, given_name)))
+    return metric
 
 
 def _m(name: str, func: Callable[..., Any], long_name: str, aliases: Sequence[str] = (),
@@ -209,6 +229,28 @@ _BINARY = [
 
 BINARY_METRICS: dict[str, Metric] = {m.name: m for m in _BINARY}
 """The built-in binary metrics, by short name."""
+
+
+def builtin_metric(kind: str, name: str) -> Metric:
+    """The catalogue entry ``name`` of ``kind`` (how built-in metrics are unpickled).
+
+    Examples
+    --------
+    >>> from bayescm.metrics import builtin_metric
+    >>> builtin_metric("binary", "tpr").long_name
+    'true positive rate (sensitivity)'
+    """
+    return catalogue_for(kind)[name]
+
+
+def mark_builtin(catalogue: dict[str, Metric], kind: str) -> None:
+    """Let every metric of a catalogue travel by reference (see :meth:`Metric.__reduce__`)."""
+    for name, metric in catalogue.items():
+        if "_recipe" not in metric.__dict__ or metric.__dict__["_recipe"][0] is fbeta:
+            object.__setattr__(metric, "_recipe", (builtin_metric, (kind, name)))
+
+
+mark_builtin(BINARY_METRICS, "binary")
 
 
 def canonical_name(name: str) -> str:

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from .metrics import BINARY_METRICS, Metric
+from .metrics import BINARY_METRICS, Metric, mark_builtin
 
 __all__ = [
     "AVERAGED",
@@ -318,3 +318,5 @@ def _catalogue() -> dict[str, Metric]:
 
 MULTICLASS_METRICS: dict[str, Metric] = _catalogue()
 """The built-in multiclass metrics, by short name (ordered-only ones included)."""
+
+mark_builtin(MULTICLASS_METRICS, "multiclass")

@@ -107,6 +107,13 @@ class RatesByClass:
     def __repr__(self) -> str:
         return f"RatesByClass({self.alpha.tolist()})"
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RatesByClass):
+            return NotImplemented
+        return bool(np.array_equal(self.alpha, other.alpha)) and self.names == other.names
+
+    __hash__ = None  # type: ignore[assignment]
+
 
 def _conjugate(value: Any, parameter: str, k: int) -> Any:
     """A single prior for a K-vector: presets become Dirichlets, Beta and bad lengths raise."""

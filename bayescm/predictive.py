@@ -136,7 +136,7 @@ def posterior_predictive(
                 "is that of a replication with n samples, (1 + alpha_0 / n) times the "
                 "posterior variance, not the metric's uncertainty.",
     })
-    out = idata.copy()
+    out = idata.copy(deep=True)  # the result owns its arrays: writing into it leaves idata alone
     box.set_group(out, "posterior_predictive", ds)
     return out
 

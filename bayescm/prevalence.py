@@ -251,8 +251,8 @@ def with_prevalence(
     post = box.get_group(idata, "posterior")
     batched = "classifier" in post.dims
     coords = _trees.coords_of(idata, kind, post)
-    groups = {name: box.get_group(idata, name) for name in idata.children
-              if name not in {"posterior_predictive"}}
+    groups = {name: box.copy_group(idata, name) for name in idata.children
+              if name not in {"posterior_predictive", "posterior", "prior"}}
 
     post_vars = _exchange(post, kind, priors, selected, deployment, rng, intrinsic, batched)
     method = str(post.attrs.get("method", box.root_attrs(idata).get("method", "exact")))
@@ -313,7 +313,7 @@ def _exchange(ds: xr.Dataset, kind: Any, priors: dict[str, Any], selected: list[
         raise ValueError(f"The result lacks the classifier parameters {missing}; "
                          "with_prevalence needs a tree from bcm.fit.")
     chains, draws = ds.sizes["chain"], ds.sizes["draw"]
-    params = {p: sample_array(ds[p], kind, p, batched) for p in intrinsic}
+    params = {p: np.array(sample_array(ds[p], kind, p, batched)) for p in intrinsic}  # own copy
     new = deployment.sample(rng, chains, draws)
     if new is not None:
         batch = next(iter(params.values())).shape[2]

@@ -26,7 +26,7 @@ from ._random import child, record, seed_sequence
 from ._resources import check_memory
 from ._validate import check_int, check_real
 from ._version import __version__
-from .metrics import BINARY_METRICS, Metric, evaluate, resolve_metrics
+from .metrics import BINARY_METRICS, Metric, evaluate, mark_builtin, resolve_metrics
 from .roc import (
     CurveDraws,
     bayesian_bootstrap_weights,
@@ -63,6 +63,8 @@ SCORE_METRICS: dict[str, Metric] = {m.name: m for m in [
     _score_metric("reliability", "reliability curve: event rate in each score bin", None),
 ]}
 """Metrics of scored items (besides the confusion-matrix catalogue at the threshold)."""
+
+mark_builtin(SCORE_METRICS, "scores")
 
 _CHUNK = 256
 

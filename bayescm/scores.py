@@ -71,6 +71,21 @@ def _score_vector(values: Any, name: str, n: int) -> np.ndarray:
     return out
 
 
+def _rebuild_scores(y: list[bool], scores: dict[str, list[float]], positive: Hashable,
+                    labels: tuple[Hashable, Hashable]) -> Scores:
+    """A Scores object from the state written by ``__reduce__`` (already validated)."""
+    obj = object.__new__(Scores)
+    arr = np.array(y, dtype=bool)
+    arr.setflags(write=False)
+    vectors = {}
+    for name, values in scores.items():
+        v = np.array(values, dtype=float)
+        v.setflags(write=False)
+        vectors[name] = v
+    obj._y, obj._scores, obj._positive, obj._labels = arr, vectors, positive, labels
+    return obj
+
+
 class Scores:
     """True labels and the scores of one or more classifiers on the same test items.
 
@@ -142,10 +157,9 @@ class Scores:
         self._labels = (positive, negative)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        labels = np.where(self._y, self._labels[0], self._labels[1]).tolist() if not all(
-            isinstance(c, (bool, np.bool_)) for c in self._labels) else self._y.tolist()
-        return (Scores, (labels, {k: v.copy() for k, v in self._scores.items()},
-                         self._positive))
+        return (_rebuild_scores, (self._y.tolist(), {k: v.tolist() for k, v in
+                                                     self._scores.items()},
+                                  self._positive, self._labels))
 
     @classmethod
     @keyword_checked
