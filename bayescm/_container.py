@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,8 +19,8 @@ import xarray as xr
 from ._version import __version__
 
 __all__ = [
-    "SAMPLE_DIMS", "check_tree", "copy_group", "get_group", "has_group", "json_attr", "load", "make_dataset",
-    "make_tree", "read_json_attr", "root_attrs", "save", "set_group",
+    "SAMPLE_DIMS", "check_tree", "copy_group", "get_group", "has_group", "json_attr", "load",
+    "make_dataset", "make_tree", "read_json_attr", "root_attrs", "save", "set_group",
 ]
 
 SAMPLE_DIMS = ("chain", "draw")
@@ -114,17 +113,10 @@ def save(idata: xr.DataTree, path: str | os.PathLike[str]) -> Path:
     >>> bcm.load(path)["posterior"]["tpr"].shape
     (4, 5000)
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(suffix=".nc", dir=path.parent)
-    os.close(fd)
-    try:
-        idata.to_netcdf(tmp, engine="h5netcdf")
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-    return path
+    from ._output import atomic_write
+
+    check_tree(idata)
+    return atomic_write(path, lambda tmp: idata.to_netcdf(tmp, engine="h5netcdf"))
 
 
 def load(path: str | os.PathLike[str]) -> xr.DataTree:

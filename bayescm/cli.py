@@ -124,11 +124,13 @@ def _plot(idata: Any, path: str, metrics: Sequence[str] | None) -> None:
 
     matplotlib.use("Agg")
     from bayescm import plots
+    from bayescm._output import atomic_write
     from bayescm.runner import figure_metrics
 
     names = figure_metrics(idata, list(metrics) if metrics else None)
     fig = plots.plot_metrics(idata, names, ncols=min(3, len(names)))
-    fig.savefig(path, dpi=120)
+    suffix = Path(path).suffix.lstrip(".").lower() or "png"
+    atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=120, format=suffix))
 
 
 # ------------------------------------------------------------------ sample-size

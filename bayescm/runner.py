@@ -15,7 +15,7 @@ import numpy as np
 import xarray as xr
 
 from . import _container as box
-from ._container import save
+from ._output import atomic_write
 from .summary import informedness, resolve_var_names, summary
 
 if TYPE_CHECKING:
@@ -186,19 +186,20 @@ def write_outputs(
     folder.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
     say(f"writing {folder / (spec.name + '.nc')}")
-    written["netcdf"] = save(idata, folder / f"{spec.name}.nc")
+    written["netcdf"] = atomic_write(f"{spec.name}.nc",
+                                     lambda tmp: idata.to_netcdf(tmp, engine="h5netcdf"),
+                                     root=folder)
     if "summary" in spec.tables:
-        written["summary"] = folder / "summary.csv"
-        summary(idata).to_csv(written["summary"])
+        table = summary(idata)
+        written["summary"] = atomic_write("summary.csv", table.to_csv, root=folder)
     if "informedness" in spec.tables:
-        written["informedness"] = folder / "informedness.csv"
         table = informedness(idata)
         table.index.name = "classifier"
-        table.to_csv(written["informedness"])
+        written["informedness"] = atomic_write("informedness.csv", table.to_csv, root=folder)
     for kind in spec.figures:
-        path = folder / f"{kind}.{spec.figure_format}"
-        say(f"drawing {path}")
+        name = f"{kind}.{spec.figure_format}"
+        say(f"drawing {folder / name}")
         fig = figure(idata, kind, spec.figure_metrics or None)
-        fig.savefig(path, dpi=120)
-        written[kind] = path
+        written[kind] = atomic_write(name, lambda tmp, fig=fig: fig.savefig(
+            tmp, dpi=120, format=spec.figure_format), root=folder)
     return written

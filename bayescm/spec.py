@@ -180,10 +180,13 @@ def read_matrix_csv(path: str | Path, positive: Any = None, ordered: bool = Fals
         values = []
         for label, cell in zip(header, row[1:], strict=True):
             try:
-                value = float(cell)
+                value: float | int = int(cell.strip())  # exact, however large
             except ValueError:
-                raise ValueError(f"{path}, line {line}, column {label!r}: {cell!r} is not a "
-                                 "count.") from None
+                try:
+                    value = float(cell)
+                except ValueError:
+                    raise ValueError(f"{path}, line {line}, column {label!r}: {cell!r} is not "
+                                     "a count.") from None
             if not math.isfinite(value) or value != round(value) or value < 0:
                 raise ValueError(f"{path}, line {line}, column {label!r}: {cell!r} is not a "
                                  "non-negative whole number.")
@@ -193,7 +196,7 @@ def read_matrix_csv(path: str | Path, positive: Any = None, ordered: bool = Fals
         raise ValueError(f"{path}: the predicted labels {header} (header) and the true labels "
                          f"{true_labels} (first column) must be the same classes.")
     order = [header.index(label) for label in true_labels]
-    matrix = np.asarray(counts, dtype=np.int64)[:, order]
+    matrix = [[row[j] for j in order] for row in counts]  # Python ints: checked for overflow
     if positive is not None:
         positive = str(positive)
     return ConfusionMatrix(matrix, labels=true_labels, positive=positive, ordered=ordered)
