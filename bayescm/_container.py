@@ -60,12 +60,14 @@ def has_group(idata: xr.DataTree, name: str) -> bool:
 
 
 def check_tree(idata: object) -> xr.DataTree:
-    """Return ``idata`` if it is a result tree, else raise a TypeError saying what it is."""
-    if not isinstance(idata, xr.DataTree):
-        raise TypeError(
-            f"Expected a result tree from bcm.fit (xarray.DataTree), got {type(idata).__name__}."
-        )
-    return idata
+    """Return ``idata`` if it is a valid result tree (see :func:`bayescm._schema.validate`).
+
+    A TypeError for what is not a tree, a ValueError naming a missing or malformed attribute.
+    """
+    from ._schema import validate
+
+    validate(idata)
+    return idata  # type: ignore[return-value]
 
 
 def get_group(idata: xr.DataTree, name: str) -> xr.Dataset:
@@ -126,5 +128,12 @@ def load(path: str | os.PathLike[str]) -> xr.DataTree:
     --------
     See :func:`save`.
     """
+    from ._schema import validate
+
     with xr.open_datatree(path, engine="h5netcdf") as tree:
-        return tree.load().copy()
+        out = tree.load().copy()
+    try:
+        validate(out)
+    except ValueError as err:
+        raise ValueError(f"{path}: {err}") from None
+    return out

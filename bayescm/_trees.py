@@ -23,11 +23,16 @@ Derived = Mapping[str, tuple[tuple[str, ...], np.ndarray]]
 
 def kind_of(idata: xr.DataTree) -> Any:
     """The model kind object (binary or multiclass) of a result tree."""
+    box.check_tree(idata)
     attrs = box.root_attrs(idata)
     if "labels" not in attrs or "model" not in attrs:
         raise ValueError("The tree lacks the 'model' and 'labels' attributes written by bcm.fit; "
                          "pass a result of bcm.fit.")
     labels = box.read_json_attr(idata, "labels")
+    if attrs["model"] not in ("binary", "multiclass") or "comparison" in attrs:
+        what = "a paired comparison" if "comparison" in attrs else f"a {attrs['model']!r} result"
+        raise ValueError(f"This analysis needs a binary or multiclass fit of bcm.fit; this is "
+                         f"{what}. Use the fit of one classifier's matrix instead.")
     if attrs["model"] == "binary":
         return BinaryModel(labels)
     from .multiclass import MulticlassModel
