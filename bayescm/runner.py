@@ -186,8 +186,7 @@ def write_outputs(
     folder.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
     say(f"writing {folder / (spec.name + '.nc')}")
-    written["netcdf"] = atomic_write(f"{spec.name}.nc",
-                                     lambda tmp: idata.to_netcdf(tmp, engine="h5netcdf"),
+    written["netcdf"] = atomic_write(f"{spec.name}.nc", lambda tmp: box.write_netcdf(idata, tmp),
                                      root=folder)
     if "summary" in spec.tables:
         table = summary(idata)
