@@ -104,8 +104,23 @@ def read_json_attr(idata: xr.DataTree, key: str) -> Any:
     return json.loads(idata.attrs[key])
 
 
-def save(idata: xr.DataTree, path: str | os.PathLike[str]) -> Path:
+def save(idata: xr.DataTree, path: str | os.PathLike[str], *, compact: bool = True) -> Path:
     """Write a result tree to netCDF (via a temporary file, so an open file can be replaced).
+
+    Parameters
+    ----------
+    idata : xarray.DataTree
+        A result of bayescm (checked: anything else is refused).
+    path : str or Path
+        Destination; a symbolic link there is replaced, not followed.
+    compact : bool, default True
+        Store the draws as float32 with gzip compression (about 40 % of the size; summaries
+        unchanged within a small fraction of their Monte Carlo error). ``False`` stores
+        every value exactly.
+
+    Returns
+    -------
+    Path
 
     Examples
     --------
@@ -118,7 +133,9 @@ def save(idata: xr.DataTree, path: str | os.PathLike[str]) -> Path:
     from ._output import atomic_write
 
     check_tree(idata)
-    return atomic_write(path, lambda tmp: write_netcdf(idata, tmp))
+    if not isinstance(compact, bool):
+        raise TypeError(f"compact must be True or False, got {compact!r}.")
+    return atomic_write(path, lambda tmp: write_netcdf(idata, tmp, compact=compact))
 
 
 COMPACT_GROUPS = ("posterior", "prior", "posterior_predictive")
@@ -147,9 +164,10 @@ def encoding(idata: xr.DataTree) -> dict[str, dict[str, dict[str, Any]]]:
     return out
 
 
-def write_netcdf(idata: xr.DataTree, path: str | os.PathLike[str]) -> None:
-    """Write ``idata`` compactly (see :func:`encoding`); the one place trees become files."""
-    idata.to_netcdf(path, engine="h5netcdf", encoding=encoding(idata))
+def write_netcdf(idata: xr.DataTree, path: str | os.PathLike[str], compact: bool = True
+                 ) -> None:
+    """Write ``idata`` (compactly: see :func:`encoding`); the one place trees become files."""
+    idata.to_netcdf(path, engine="h5netcdf", encoding=encoding(idata) if compact else None)
 
 
 def load(path: str | os.PathLike[str]) -> xr.DataTree:
