@@ -69,7 +69,56 @@ def _emit(table: pd.DataFrame, fmt: str, extra: dict[str, Any] | None = None) ->
     elif fmt == "csv":
         table.to_csv(sys.stdout)
     else:
-        print(table.to_string(float_format=lambda v: f"{v:.4g}"))
+        print(format_table(table))
+
+
+def decimals_for(table: pd.DataFrame) -> int:
+    """Decimals that show the smallest metric uncertainty (MU) with two significant digits.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from bayescm.cli import decimals_for
+    >>> decimals_for(pd.DataFrame({"mu": [0.104, 0.0123]}))
+    3
+    >>> decimals_for(pd.DataFrame({"mu": [4e-4]}))
+    5
+    """
+    if "mu" not in table:
+        return 3
+    mu = pd.to_numeric(table["mu"], errors="coerce").to_numpy(dtype=float)
+    mu = mu[(mu > 0) & (mu < float("inf"))]
+    if mu.size == 0:
+        return 3
+    return int(min(8, max(3, 1 - math.floor(math.log10(mu.min())))))
+
+
+def format_table(table: pd.DataFrame) -> str:
+    """One fixed-point format for every value (decimals from the MU); ESS as whole numbers.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from bayescm.cli import format_table
+    >>> print(format_table(pd.DataFrame({"mean": [0.96512, 1.2e-05], "mu": [0.1, 0.05],
+    ...                                  "ess_bulk": [19876.2, 20011.9]}, index=["a", "b"])))
+        mean     mu ess_bulk
+    a  0.965  0.100    19876
+    b  0.000  0.050    20012
+    """
+    digits = decimals_for(table)
+    out = table.copy().astype(object)
+    for column in table.columns:
+        values = pd.to_numeric(table[column], errors="coerce")
+        if column == "ess_bulk":
+            out[column] = [("nan" if pd.isna(v) else f"{v:.0f}") for v in values]
+        elif column == "r_hat":
+            out[column] = [("nan" if pd.isna(v) else f"{v:.3f}") for v in values]
+        else:
+            out[column] = [("nan" if pd.isna(v) else "inf" if v == float("inf") else
+                            "-inf" if v == float("-inf") else f"{v:.{digits}f}")
+                           for v in values]
+    return out.to_string()
 
 
 # ------------------------------------------------------------------ analyze
@@ -278,7 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.set_defaults(func=_analyze)
 
     s = sub.add_parser("sample-size", help="test-set size needed for a metric uncertainty",
-                       description="Smallest N whose 95 %% HDI width (MU) is at most --mu with "
+                       description="Smallest N whose 95 % HDI width (MU) is at most --mu with "
                                    "the given power (Kruschke's protocol, paper Fig. 6).")
     s.add_argument("--mu", type=_probability, required=True, help="target MU, e.g. 0.1")
     s.add_argument("--power", type=_probability, default=0.95)

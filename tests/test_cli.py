@@ -191,3 +191,26 @@ def test_progress_on_a_terminal():
     os.close(master)
     assert done.returncode == 0
     assert "bayescm: fitting a 2-class matrix of 12 samples" in shown
+
+
+def test_table_uses_one_number_format(capsys):
+    from bayescm.cli import main
+
+    main(["analyze", "--tp", "26", "--fn", "0", "--tn", "6", "--fp", "2", "--seed", "1",
+          "--metrics", "tpr", "dor", "lr_plus"])
+    out = capsys.readouterr().out
+    assert "e+" not in out and "e-" not in out  # no scientific notation
+    lines = [line.split() for line in out.strip().splitlines()[2:]]
+    decimals = {len(cell.split(".")[1]) for row in lines for cell in row[1:7] if "." in cell}
+    assert decimals == {3}
+
+
+def test_sample_size_help_has_no_escaped_percent(capsys):
+    import pytest
+
+    from bayescm.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["sample-size", "--help"])
+    out = capsys.readouterr().out
+    assert "95 %" in out and "%%" not in out
