@@ -85,7 +85,8 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
     >>> len(figure(idata, metrics=["tpr", "bm"]).axes)
     2
     """
-    from matplotlib.figure import Figure
+    from .plots._common import percent_axis, reference_line, scale_of, unit_suffix
+    from .plots._metric import _grid
 
     if kind not in ("forest", "posterior"):
         raise ValueError(f"Unknown figure {kind!r}; use 'forest' or 'posterior'.")
@@ -93,23 +94,23 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
     if not names:
         raise ValueError("No metric to draw.")
     prob = float(idata.attrs.get("hdi_prob", 0.95) if hdi_prob is None else hdi_prob)
-    ncols = min(len(names), 3)
-    nrows = -(-len(names) // ncols)
     tables = [summary(idata, var_names=[name], hdi_prob=prob) for name in names]
     n_rows = max(len(t) for t in tables)
-    height = (0.8 + 0.28 * n_rows if kind == "forest" else 2.6) * nrows
-    fig = Figure(figsize=(4.2 * ncols, max(height, 2.6)), layout="constrained")
-    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+    panel = (4.2, 0.8 + 0.28 * n_rows) if kind == "forest" else (4.2, 2.6)
+    fig, axes = _grid(len(names), None, min(len(names), 3), panel=panel)
     post = box.get_group(idata, "posterior")
-    for ax, name, table in zip(axes, names, tables, strict=False):
+    for ax, name, table in zip(axes, names, tables, strict=True):
+        scale = scale_of(name)
         labels = [_row_label(name, str(v)) for v in table.index]
         if kind == "forest":
-            y = np.arange(len(table))[::-1]
-            ax.hlines(y, table["hdi_lower"], table["hdi_upper"], color="C0", lw=2,
-                      label=f"{prob:.0%} HDI")
-            ax.plot(table["mean"], y, "o", color="C0", ms=4, label="posterior mean")
-            ax.plot(table["observed"], y, "x", color="C3", ms=5, label="observed")
-            ax.set_yticks(y, labels if len(table) > 1 else [name])
+            order = np.argsort(table["mean"].to_numpy())  # best at the top
+            y = np.arange(len(table))
+            ax.hlines(y, table["hdi_lower"].to_numpy()[order], table["hdi_upper"].to_numpy()[order],
+                      color="C0", lw=2, gid="hdi")
+            ax.plot(table["mean"].to_numpy()[order], y, "o", color="C0", ms=4, gid="mean")
+            ax.plot(table["observed"].to_numpy()[order], y, "x", color="C3", ms=5,
+                    gid="observed")
+            ax.set_yticks(y, [labels[i] for i in order] if len(table) > 1 else [name])
             ax.set_ylim(-0.7, len(table) - 0.3)
         else:
             da = post[name]
@@ -124,16 +125,34 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
                             label=labels[i] if len(values) > 1 else "posterior")
             for i, obs in enumerate(table["observed"].to_numpy()[:_MAX_OVERLAY]):
                 if np.isfinite(obs):
-                    ax.axvline(obs, color=f"C{i % 10}", ls=":", lw=1)
+                    ax.axvline(obs, color=f"C{i % 10}", ls=":", lw=1, gid="observed")
             ax.set_yticks([])
             if len(values) > 1:
                 ax.legend(fontsize=7, loc="best")
+        if scale.log:
+            ax.set_xscale("log")
+        percent_axis(ax.xaxis, scale)
+        reference_line(ax, scale)
         long_name = post[name].attrs.get("long_name", name)
-        ax.set_title(f"{name}: {long_name}" if long_name != name else name, fontsize=9)
-    for ax in axes[len(names):]:
-        ax.set_visible(False)
-    axes[0].legend(fontsize=7, loc="best")
+        ax.set_xlabel(f"{long_name}{unit_suffix(scale)}", fontsize=8)
+        ax.set_title(name.upper() if len(name) <= 5 else name, fontsize=9)
+    _legend(fig, kind, prob)
     return fig
+
+
+def _legend(fig: Figure, kind: str, prob: float) -> None:
+    """One legend for the marks of every panel."""
+    from matplotlib.lines import Line2D
+
+    if kind == "forest":
+        handles = [Line2D([], [], color="C0", lw=2, label=f"{100 * prob:g} % HDI"),
+                   Line2D([], [], color="C0", marker="o", ls="", label="posterior mean"),
+                   Line2D([], [], color="C3", marker="x", ls="", label="observed value")]
+    else:
+        handles = [Line2D([], [], color="C0", lw=1, label="posterior (histogram)"),
+                   Line2D([], [], color="0.3", ls=":", lw=1, label="observed value")]
+    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), frameon=False,
+               fontsize=8)
 
 
 def _row_label(name: str, index: str) -> str:

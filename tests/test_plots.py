@@ -204,3 +204,34 @@ def test_plot_paired(tmp_path):
     assert f"P(B better) = {float(comp['p_b_better'].sel(metric='acc')):.1%}" in text
     with pytest.raises(KeyError, match="metrics compared: acc"):
         plots.plot_paired(res, "mcc")
+
+
+def test_grids_have_no_empty_panels_and_one_legend():
+    import matplotlib.pyplot as plt
+
+    idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2), random_seed=1,
+                    draws=500)
+    fig = bcm.plots.plot_metrics(idata, ["tpr", "tnr", "ppv", "bm", "mcc", "lr_plus", "f1"])
+    assert len(fig.axes) == 7 and all(ax.get_visible() and ax.has_data() for ax in fig.axes)
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert labels[:3] == ["posterior density", "95 % HDI", "observed value"]
+    refs = {ax.get_title(): [ln.get_xdata()[0] for ln in ax.get_lines()
+                             if ln.get_gid() == "reference"] for ax in fig.axes}
+    assert refs["BM"] == [0.0] and refs["MCC"] == [0.0] and refs["LR+"] == [1.0]
+    assert refs["TPR"] == []
+    plt.close(fig)
+
+
+def test_spec_figures_share_the_plot_conventions():
+    import matplotlib.pyplot as plt
+
+    from bayescm.datasets import literature_matrices
+    from bayescm.runner import figure
+
+    lit = bcm.fit(literature_matrices(), metrics=["bm", "acc"], random_seed=0, draws=200)
+    fig = figure(lit, "forest", ["bm", "acc"])
+    assert len(fig.axes) == 2 and fig.legends
+    bm = fig.axes[0]
+    assert "%" in bm.get_xticklabels()[1].get_text() or "%" in bm.get_xlabel()
+    assert any(ln.get_gid() == "reference" for ln in bm.get_lines())
+    plt.close(fig)

@@ -20,6 +20,7 @@ from ._common import (
     label_of,
     new_axes,
     percent_axis,
+    reference_line,
     scale_of,
     unit_suffix,
 )
@@ -100,11 +101,10 @@ def plot_forest(
         ax.plot(observed[order], y, "x", color="C3", ms=6, label="observed", gid="observed")
     ax.set_yticks(y, [names[i] for i in order])
     ax.set_ylim(-0.7, len(names) - 0.3)
-    if scale.kind == "signed":
-        ax.axvline(0.0, color="0.4", lw=1, ls=":")
     if scale.log:
         ax.set_xscale("log")
     percent_axis(ax.xaxis, scale)
+    reference_line(ax, scale)
     ax.set_xlabel(label_of(da, name) + unit_suffix(scale))
     ax.set_ylabel("classifier")
     annotate = name in CHANCE_CORRECTED if annotate_deceptive is None else annotate_deceptive

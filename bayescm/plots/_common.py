@@ -16,6 +16,7 @@ from ..summary import resolve_var_names
 
 __all__ = [
     "Scale", "bounded_kde", "display_name", "draws_of", "format_value", "hdi_prob_of",
+    "reference_line",
     "scale_of", "select",
 ]
 
@@ -216,6 +217,23 @@ def percent_axis(axis: Any, scale: Scale, points: bool = False) -> None:
                                                           if v else "0"))
         else:
             axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{100 * v:.6g}%"))
+
+
+def reference_line(ax: Any, scale: Scale, vertical: bool = True) -> None:
+    """The line where a metric's sign or ratio changes meaning: 0 (signed), 1 (ratios).
+
+    Drawn only when it lies inside the axis limits; marked ``gid="reference"``.
+    """
+    if scale.kind == "signed" or (scale.kind == "proportion" and scale.lower < 0):
+        at = 0.0
+    elif scale.kind == "ratio":
+        at = 1.0
+    else:
+        return
+    lo, hi = ax.get_xlim() if vertical else ax.get_ylim()
+    if lo <= at <= hi:
+        (ax.axvline if vertical else ax.axhline)(at, color="0.35", lw=0.9, ls=":",
+                                                 gid="reference", zorder=0)
 
 
 def unit_suffix(scale: Scale, points: bool = False) -> str:

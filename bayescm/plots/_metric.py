@@ -23,6 +23,7 @@ from ._common import (
     label_of,
     new_axes,
     percent_axis,
+    reference_line,
     scale_of,
     select,
     unit_suffix,
@@ -108,6 +109,7 @@ def _finish_axis(ax: Any, scale: Scale, xlabel: str, lims: list[tuple[float, flo
         pad = 0.02 * (hi - lo) if hi > lo else 0.01
         ax.set_xlim(max(scale.lower, lo - pad), min(scale.upper, hi + pad))
     percent_axis(ax.xaxis, scale)
+    reference_line(ax, scale)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("density" + (" (per log10 unit)" if scale.log else ""))
     ax.set_yticks([])
@@ -282,6 +284,7 @@ def _drawable(ds: xr.Dataset, names: Iterable[str], classifier: Hashable | None,
 
 def _grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4)
           ) -> tuple[Any, list[Any]]:
+    """A figure of ``n`` panels without empty slots: a short last row is centred."""
     import matplotlib.pyplot as plt
 
     if axes is not None:
@@ -291,12 +294,31 @@ def _grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4)
         return flat_axes[0].figure, flat_axes
     ncols = max(1, min(ncols, n))
     nrows = int(np.ceil(n / ncols))
-    fig, grid = plt.subplots(nrows, ncols, figsize=(panel[0] * ncols, panel[1] * nrows),
-                             layout="constrained", squeeze=False)
-    flat_axes = list(grid.ravel())
-    for extra in flat_axes[n:]:
-        extra.set_visible(False)
+    fig = plt.figure(figsize=(panel[0] * ncols, panel[1] * nrows + 0.4), layout="constrained")
+    spec = fig.add_gridspec(nrows, 2 * ncols)
+    flat_axes = []
+    for i in range(n):
+        row, col = divmod(i, ncols)
+        in_row = ncols if row < nrows - 1 else n - ncols * (nrows - 1)
+        start = (ncols - in_row) + 2 * col  # centre a short last row
+        flat_axes.append(fig.add_subplot(spec[row, start:start + 2]))
     return fig, flat_axes
+
+
+def marks_legend(fig: Any, prob: float, prior: bool = False, predictive: bool = False) -> None:
+    """One legend under a grid for the marks every panel shares."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles = [Line2D([], [], color=POSTERIOR_COLOR, lw=2, label="posterior density"),
+               Patch(color=POSTERIOR_COLOR, alpha=0.3, label=f"{100 * prob:g} % HDI"),
+               Line2D([], [], color=OBSERVED_COLOR, lw=1.5, label="observed value")]
+    if prior:
+        handles.append(Line2D([], [], color=PRIOR_COLOR, lw=1.5, ls="--", label="prior"))
+    if predictive:
+        handles.append(Patch(color=PREDICTIVE_COLOR, alpha=0.25, label="posterior predictive"))
+    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), frameon=False,
+               fontsize=8)
 
 
 def plot_metrics(
@@ -364,6 +386,8 @@ def plot_metrics(
                     classifier=classifier, class_=class_ if "class" in ds[name].dims else None,
                     legend=False)
         ax.set_xlabel(ax.get_xlabel(), fontsize=8)
+    if axes is None:
+        marks_legend(fig, hdi_prob_of(idata, hdi_prob), prior, predictive)
     return fig
 
 
