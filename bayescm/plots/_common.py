@@ -222,7 +222,8 @@ def percent_axis(axis: Any, scale: Scale, points: bool = False) -> None:
 def reference_line(ax: Any, scale: Scale, vertical: bool = True) -> None:
     """The line where a metric's sign or ratio changes meaning: 0 (signed), 1 (ratios).
 
-    Drawn only when it lies inside the axis limits; marked ``gid="reference"``.
+    The axis is widened to show it (whether a classifier is better than chance is the first
+    question for BM, MCC or a difference); marked ``gid="reference"``.
     """
     if scale.kind == "signed" or (scale.kind == "proportion" and scale.lower < 0):
         at = 0.0
@@ -231,9 +232,13 @@ def reference_line(ax: Any, scale: Scale, vertical: bool = True) -> None:
     else:
         return
     lo, hi = ax.get_xlim() if vertical else ax.get_ylim()
-    if lo <= at <= hi:
-        (ax.axvline if vertical else ax.axhline)(at, color="0.35", lw=0.9, ls=":",
-                                                 gid="reference", zorder=0)
+    if not lo <= at <= hi:
+        pad = 0.03 * (hi - lo) if not scale.log else 0.0
+        new = (min(lo, at - pad), max(hi, at + pad)) if not scale.log else (
+            min(lo, at / 1.5), max(hi, at * 1.5))
+        (ax.set_xlim if vertical else ax.set_ylim)(*new)
+    (ax.axvline if vertical else ax.axhline)(at, color="0.35", lw=0.9, ls=":", gid="reference",
+                                             zorder=0)
 
 
 def unit_suffix(scale: Scale, points: bool = False) -> str:
