@@ -28,7 +28,7 @@ from .model import build_model
 from .paired import compare_paired, compare_paired_counts, comparison_table
 from .predictive import posterior_predictive, prior_predictive
 from .prevalence import with_prevalence
-from .priors import Beta, Dirichlet, Fixed, Haldane, Jeffreys, Laplace
+from .priors import Beta, Dirichlet, Fixed, Flat, Haldane, Jeffreys, Laplace, Weak
 from .scores import Scores
 from .sensitivity import prior_sensitivity
 from .simulate import simulate, simulate_counts
@@ -52,12 +52,14 @@ __all__ = [
     "Dirichlet",
     "EmptyMatrixWarning",
     "Fixed",
+    "Flat",
     "HDI_PROB",
     "Haldane",
     "Jeffreys",
     "Laplace",
     "Metric",
     "Scores",
+    "Weak",
     "__version__",
     "build_model",
     "cells_from_metrics",

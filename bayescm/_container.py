@@ -70,9 +70,16 @@ def check_tree(idata: object) -> xr.DataTree:
     return idata  # type: ignore[return-value]
 
 
-def get_group(idata: xr.DataTree, name: str) -> xr.Dataset:
-    """The group ``name`` as a Dataset; a clear error if the tree lacks it."""
-    check_tree(idata)
+def get_group(idata: xr.DataTree, name: str, *, foreign: bool = False) -> xr.Dataset:
+    """The group ``name`` as a Dataset; a clear error if the tree lacks it.
+
+    ``foreign=True`` reads a tree bayescm did not write (PyMC's trace) without checking it as
+    a bayescm result.
+    """
+    if not foreign:
+        check_tree(idata)
+    elif not isinstance(idata, xr.DataTree):
+        raise TypeError(f"Expected an xarray.DataTree, got {type(idata).__name__}.")
     if name not in idata.children:
         have = ", ".join(idata.children) or "none"
         raise KeyError(f"The result has no {name!r} group (groups: {have}).")

@@ -139,7 +139,7 @@ def summarize_batch(
     matrices: Mapping[str, ConfusionMatrix] | Sequence[ConfusionMatrix] | np.ndarray,
     metrics: Iterable[str | Metric] | str | Metric | None = None,
     *,
-    prior: Any = "laplace",
+    prior: Any = None,
     priors: Mapping[str, Any] | None = None,
     draws: int = 1000,
     chains: int = 4,

@@ -32,7 +32,7 @@ CELL_DIMS = ("true_class", "pred_class")
 
 
 def resolve_binary_priors(
-    prior: Any = "laplace", prevalence: Any = None, tpr: Any = None, tnr: Any = None
+    prior: Any = None, prevalence: Any = None, tpr: Any = None, tnr: Any = None
 ) -> dict[str, Any]:
     """Merge the default ``prior`` with per-parameter overrides and validate them.
 
@@ -46,7 +46,7 @@ def resolve_binary_priors(
         raise ValueError(
             "Fixed can only be given for the prevalence: use prevalence=bcm.Fixed(...)."
         )
-    base = resolve_prior(prior, "the default prior")
+    base = resolve_prior("laplace" if prior is None else prior, "the default prior")
     chosen = {"prevalence": prevalence, "tpr": tpr, "tnr": tnr}
     out: dict[str, Any] = {}
     for name, value in chosen.items():

@@ -313,7 +313,9 @@ def build_parser() -> argparse.ArgumentParser:
                                  "row per true label (rows true, columns predicted)")
     a.add_argument("--positive", help="positive class of a 2-class CSV matrix")
     a.add_argument("--ordered", action="store_true", help="the CSV's classes are ordered")
-    a.add_argument("--prior", default="laplace", help="laplace (default), jeffreys or haldane")
+    a.add_argument("--prior", default=None,
+                   help="weak (default: laplace for a binary matrix), laplace, jeffreys, flat or "
+                        "haldane")
     a.add_argument("--fixed-prevalence", type=_probability,
                    help="a known share of positives (curated test set)")
     a.add_argument("--metrics", nargs="+", help="metrics to compute and show (default all)")

@@ -165,7 +165,7 @@ def _fit_hierarchical(data: Any, group: Any, priors: Any, flat_priors: tuple[Any
     if not mats[0].is_binary:
         raise ValueError("model='hierarchical' pools binary matrices (give each a positive "
                          "class); multiclass pooling is not available.")
-    if flat_priors[0] != "laplace" or any(v is not None for v in flat_priors[1:]):
+    if flat_priors[0] is not None or any(v is not None for v in flat_priors[1:]):
         raise ValueError("The hierarchical model's priors are set with priors={...} (keys: "
                          "mu_logit_tpr, mu_logit_tnr, sd_logit_tpr, sd_logit_tnr, corr_logit, "
                          "prevalence), not prior=/prevalence=/tpr=/tnr=.")
@@ -204,7 +204,7 @@ def _fit_scores(data: Scores, prior: Any, overrides: tuple[Any, ...], method: st
         raise TypeError(f"fit() of Scores got an unknown keyword argument {unknown[0]!r}; "
                         f"valid keywords for scores: draws, chains, random_seed, metrics, "
                         f"hdi_prob, {', '.join(_SCORE_OPTIONS)}.")
-    if prior != "laplace" or any(v is not None for v in overrides) or sampler_kwargs:
+    if prior is not None or any(v is not None for v in overrides) or sampler_kwargs:
         raise ValueError("Scores are analysed with the Bayesian bootstrap, which has no "
                          "parameter priors or sampler options; drop prior=, prevalence=, tpr=, "
                          "tnr=, rates= and sampler_kwargs=.")
@@ -232,7 +232,7 @@ def _choose_method(method: str, priors: Mapping[str, Any]) -> str:
 
 def fit(
     data: ConfusionMatrix | Mapping[str, ConfusionMatrix] | Scores,
-    prior: Any = "laplace",
+    prior: Any = None,
     prevalence: Any = None,
     tpr: Any = None,
     tnr: Any = None,
@@ -261,10 +261,15 @@ def fit(
         :class:`~bayescm.Scores` (labels and scores) give the posterior of whole ROC and PR
         curves, the AUC and calibration (:func:`bayescm.roc_model.fit_scores`, whose options
         ``threshold``, ``fpr_range``, ``grid_size`` and ``n_bins`` pass through).
-    prior : str or prior, default "laplace"
-        Prior of every parameter not given separately: ``"laplace"``, ``"jeffreys"``,
-        ``"haldane"``, a :class:`~bayescm.Beta` (binary) or :class:`~bayescm.Dirichlet`
-        (multiclass), or an object with ``create_variable(name)`` (sampled with NUTS).
+    prior : str or prior, optional
+        Prior of every parameter not given separately. Default: Laplace (uniform) for a binary
+        matrix and ``"weak"`` for K classes, a prior whose strength does not grow with K
+        (:class:`~bayescm.Weak`; it is Laplace at K = 2). Names: ``"weak"``, ``"laplace"``,
+        ``"jeffreys"`` (for K classes: a uniform / Jeffreys Beta on each row's correct rate,
+        errors spread evenly), ``"flat"`` (Dirichlet(1) on every cell, the pre-0.2 multiclass
+        default), ``"haldane"``; or a :class:`~bayescm.Beta` (binary),
+        :class:`~bayescm.Dirichlet` (multiclass), or an object with ``create_variable(name)``
+        (sampled with NUTS).
     prevalence : prior, optional
         Prior of the class prevalence; :class:`~bayescm.Fixed` for a curated test set whose
         share of each class was chosen, not observed.
@@ -392,7 +397,7 @@ def fit(
                           progressbar=progressbar, **options)
         params = {p: sample_array(trace["posterior"][p], kind, p, names is not None)
                   for p in free}
-        groups["sample_stats"] = box.get_group(trace, "sample_stats")
+        groups["sample_stats"] = box.get_group(trace, "sample_stats", foreign=True)
 
     coords: dict[str, Any] = {"chain": np.arange(chains), "draw": np.arange(draws),
                               "diagnostic": ["r_hat", "ess_bulk"], **kind.coords()}

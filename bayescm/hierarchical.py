@@ -324,7 +324,7 @@ def fit_hierarchical(names: Sequence[str], counts: np.ndarray, group: str, *,
     groups["diagnostics"] = box.make_dataset(diag, coords, {
         "r_hat_method": "rank", "ess_method": "bulk",
         "note": "rank-normalised split R-hat, bulk and tail ESS (Vehtari et al. 2021)"})
-    groups["sample_stats"] = box.get_group(trace, "sample_stats")
+    groups["sample_stats"] = box.get_group(trace, "sample_stats", foreign=True)
     obs_params, obs_theta = kind.observed(counts, derive_priors)
     observed = name_variables(kind.derive(obs_params, derive_priors, list(selected),
                                           theta=obs_theta), (), "keep", kind, list(selected))

@@ -33,7 +33,7 @@ def model_kind(cm: ConfusionMatrix) -> Any:
 
 def build_model(
     data: ConfusionMatrix | Mapping[str, ConfusionMatrix],
-    prior: Any = "laplace",
+    prior: Any = None,
     **parameter_priors: Any,
 ) -> Any:
     """Build the PyMC model of a confusion matrix (or a batch of them).
@@ -49,8 +49,9 @@ def build_model(
     ----------
     data : ConfusionMatrix or mapping of name -> ConfusionMatrix
         One matrix or several of the same classes.
-    prior : str or prior, default "laplace"
-        Prior for every parameter not given separately.
+    prior : str or prior, optional
+        Prior for every parameter not given separately; default Laplace (binary) or
+        ``"weak"`` (K classes), as in :func:`~bayescm.fit`.
     **parameter_priors
         Per-parameter priors: ``prevalence``, ``tpr``, ``tnr`` (binary) or ``prevalence``,
         ``rates`` (multiclass); ``prevalence`` may be :class:`~bayescm.Fixed`.

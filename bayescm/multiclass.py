@@ -31,13 +31,27 @@ import numpy as np
 from .exact import draw_dirichlet
 from .metrics import Metric, evaluate
 from .metrics_multiclass import MULTICLASS_METRICS, ORDERED_ONLY, OneVsRest
-from .priors import Beta, Dirichlet, Fixed, Haldane, Jeffreys, Laplace, is_conjugate, resolve_prior
+from .priors import (
+    Beta,
+    Dirichlet,
+    Fixed,
+    Flat,
+    Haldane,
+    Jeffreys,
+    Laplace,
+    Weak,
+    is_conjugate,
+    resolve_prior,
+)
 
 __all__ = ["MulticlassModel", "RatesByClass", "resolve_multiclass_priors"]
 
 PARAMETERS = ("prevalence", "rates")
 CELL_DIMS = ("true_class", "pred_class")
-_PRESET_ALPHA = {Laplace: 1.0, Jeffreys: 0.5, Haldane: 0.0}
+_PRESET_ALPHA = {Laplace: 1.0, Jeffreys: 0.5, Haldane: 0.0, Flat: 1.0}
+"""Per-cell concentration of the symmetric presets' prevalence (Weak: 2 / K)."""
+_ROW_PRESETS = {Weak: None, Laplace: 1.0, Jeffreys: 0.5}
+"""Presets that put their mass on each row's correct rate: (diagonal, off-diagonal total)."""
 
 
 class PresetDirichlet(Dirichlet):
@@ -82,17 +96,18 @@ class RatesByClass:
 
     conjugate = True
 
-    def __init__(self, alpha: Any, names: Sequence[str]) -> None:
+    def __init__(self, alpha: Any, names: Sequence[str], label: str = "by_class") -> None:
         arr = np.asarray(alpha, dtype=float)
         if arr.ndim != 2 or arr.shape[0] != arr.shape[1] or np.any(arr < 0):
             raise ValueError(f"alpha must be a square non-negative matrix, got {arr.tolist()}.")
         self.alpha = arr
         self.names = list(names)
+        self.label = label
 
     @property
     def name(self) -> str:
         """Short name used in messages and serialisation."""
-        return "by_class"
+        return self.label
 
     @property
     def proper(self) -> bool:
@@ -101,7 +116,7 @@ class RatesByClass:
 
     def to_dict(self) -> dict[str, Any]:
         """Serialise to a JSON-compatible dict."""
-        return {"dist": "Dirichlet", "name": "by_class", "alpha": self.alpha.tolist(),
+        return {"dist": "Dirichlet", "name": self.label, "alpha": self.alpha.tolist(),
                 "rows": self.names}
 
     def __repr__(self) -> str:
@@ -115,16 +130,48 @@ class RatesByClass:
     __hash__ = None  # type: ignore[assignment]
 
 
-def _conjugate(value: Any, parameter: str, k: int) -> Any:
-    """A single prior for a K-vector: presets become Dirichlets, Beta and bad lengths raise."""
+def preset_row(prior: Any, k: int, row: int) -> np.ndarray | None:
+    """Row ``row`` of a row-wise preset's rates concentration, or None for other priors.
+
+    ``weak``: ``2 / K`` on the correct class, ``2 / K`` spread over the wrong ones;
+    ``laplace``: 1 and 1; ``jeffreys``: 1/2 and 1/2 (a Beta on each row's correct rate).
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.multiclass import preset_row
+    >>> preset_row(bcm.Laplace(), 3, 0).tolist()
+    [1.0, 0.5, 0.5]
+    """
+    kind = type(prior)
+    if kind not in _ROW_PRESETS:
+        return None
+    mass = 2.0 / k if kind is Weak else _ROW_PRESETS[kind]
+    out = np.full(k, mass / (k - 1))
+    out[row] = mass
+    return out
+
+
+def _conjugate(value: Any, parameter: str, k: int, role: str = "prevalence") -> Any:
+    """A prior for a K-vector (``role="prevalence"``) or the K x K rates (``"rates"``).
+
+    Presets become Dirichlets (the row-wise presets a :class:`RatesByClass` for the rates); a
+    Beta other than a preset and vectors of the wrong length raise.
+    """
     p = resolve_prior(value, parameter)
+    if role == "rates" and type(p) in _ROW_PRESETS:
+        return RatesByClass(np.stack([preset_row(p, k, i) for i in range(k)]), [p.name] * k,
+                            label=p.name)
+    if type(p) is Weak:
+        return PresetDirichlet(p.name, 2.0 / k)
     if type(p) in _PRESET_ALPHA:
         return PresetDirichlet(p.name, _PRESET_ALPHA[type(p)])
     if isinstance(p, Beta):
         raise TypeError(
             f"{p!r} is a prior for one proportion (binary matrices) and cannot be the prior of "
             f"the multiclass {parameter}; use bcm.Dirichlet(alpha) with a scalar or one "
-            f"concentration per class ({k} classes), or 'laplace', 'jeffreys', 'haldane'."
+            f"concentration per class ({k} classes), or 'weak', 'laplace', 'jeffreys', 'flat', "
+            "'haldane'."
         )
     if isinstance(p, Dirichlet):
         try:
@@ -152,20 +199,28 @@ def _rates_prior(value: Any, default: Any, labels: Sequence[str]) -> Any:
             if len(rows) != k:
                 raise ValueError(f"rates needs one prior per true class: got {len(rows)} for "
                                  f"{k} classes.")
-        priors = [_conjugate(v, f"rates[{label}]", k) for v, label in zip(rows, labels,
-                                                                            strict=True)]
-        if not all(isinstance(p, Dirichlet) for p in priors):
-            raise TypeError("Per-class rates priors must be Dirichlets or preset names; give a "
-                            "single create_variable prior for the whole rates matrix instead.")
-        return RatesByClass(np.stack([p.vector(k) for p in priors]), [p.name for p in priors])
-    p = _conjugate(value, "rates", k)
+        vectors, names = [], []
+        for i, (v, label) in enumerate(zip(rows, labels, strict=True)):
+            p = resolve_prior(v, f"rates[{label}]")
+            row = preset_row(p, k, i)
+            if row is None:
+                p = _conjugate(p, f"rates[{label}]", k)
+                if not isinstance(p, Dirichlet):
+                    raise TypeError("Per-class rates priors must be Dirichlets or preset names; "
+                                    "give a single create_variable prior for the whole rates "
+                                    "matrix instead.")
+                row = p.vector(k)
+            vectors.append(row)
+            names.append(p.name)
+        return RatesByClass(np.stack(vectors), names)
+    p = _conjugate(value, "rates", k, role="rates")
     if isinstance(p, Fixed):
         raise ValueError("Only the prevalence can be fixed, not the rates; give the rates a "
                          "Dirichlet prior (a large concentration for a near-certain value).")
     return p
 
 
-def resolve_multiclass_priors(labels: Sequence[str], prior: Any = "laplace",
+def resolve_multiclass_priors(labels: Sequence[str], prior: Any = None,
                               prevalence: Any = None, rates: Any = None) -> dict[str, Any]:
     """Merge the default ``prior`` with the ``prevalence`` and ``rates`` overrides, validated.
 
@@ -173,8 +228,13 @@ def resolve_multiclass_priors(labels: Sequence[str], prior: Any = "laplace",
     ----------
     labels : sequence of str
         Class labels (their number K sets the length of every concentration vector).
-    prior : str or prior, default "laplace"
-        Prior of every parameter not given separately.
+    prior : str or prior, optional
+        Prior of every parameter not given separately; default ``"weak"`` (see
+        :class:`bayescm.Weak`). The named presets keep their meaning at every K:
+        ``"laplace"`` / ``"jeffreys"`` put a uniform / Jeffreys Beta on each row's correct rate
+        with the error mass spread evenly over the wrong classes (so they are the binary
+        presets at K = 2); ``"weak"`` is ``"laplace"`` with its strength divided by K / 2;
+        ``"flat"`` is the Dirichlet(1) on every cell; ``"haldane"`` Dirichlet(0).
     prevalence : prior, optional
         Dirichlet, preset name, ``Fixed`` vector of K class shares, or a custom factory.
     rates : prior, list or mapping, optional
@@ -189,14 +249,16 @@ def resolve_multiclass_priors(labels: Sequence[str], prior: Any = "laplace",
     Examples
     --------
     >>> from bayescm.multiclass import resolve_multiclass_priors
-    >>> resolve_multiclass_priors(["a", "b", "c"], "jeffreys", prevalence=[1, 2, 3])
-    {'prevalence': Dirichlet(alpha=(1.0, 2.0, 3.0)), 'rates': Dirichlet(0.5) [jeffreys]}
+    >>> chosen = resolve_multiclass_priors(["a", "b", "c"], "jeffreys", prevalence=[1, 2, 3])
+    >>> chosen["prevalence"], chosen["rates"].alpha[0].tolist()
+    (Dirichlet(alpha=(1.0, 2.0, 3.0)), [0.5, 0.25, 0.25])
     """
     k = len(labels)
     if isinstance(prior, Fixed):
         raise ValueError("Fixed can only be given for the prevalence: use "
                          "prevalence=bcm.Fixed([...]).")
-    default = _conjugate(prior, "the default prior", k)
+    base = resolve_prior("weak" if prior is None else prior, "the default prior")
+    default = _conjugate(base, "the default prior", k)
     if prevalence is not None and not isinstance(prevalence, (str, Fixed, Dirichlet, Beta)) \
             and _numeric_vector(prevalence):
         prevalence = Dirichlet(prevalence)
@@ -206,7 +268,7 @@ def resolve_multiclass_priors(labels: Sequence[str], prior: Any = "laplace",
         if value.size != k:
             raise ValueError(f"The fixed prevalence has {value.size} entries but the matrix has "
                              f"{k} classes {list(labels)}; give one share per class.")
-    return {"prevalence": prev, "rates": _rates_prior(rates, default, labels)}
+    return {"prevalence": prev, "rates": _rates_prior(rates, base, labels)}
 
 
 def _numeric_vector(value: Any) -> bool:

@@ -143,7 +143,7 @@ def posterior_predictive(
 
 @keyword_checked
 def prior_predictive(
-    prior: Any = "laplace",
+    prior: Any = None,
     prevalence: Any = None,
     tpr: Any = None,
     tnr: Any = None,

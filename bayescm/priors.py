@@ -24,9 +24,11 @@ __all__ = [
     "Fixed",
     "Haldane",
     "Jeffreys",
+    "Flat",
     "Laplace",
     "PRIOR_NAMES",
     "PriorFactory",
+    "Weak",
     "resolve_prior",
 ]
 
@@ -287,6 +289,63 @@ class Haldane(Beta):
 
 
 @dataclass(frozen=True)
+class Weak(Beta):
+    """The default: Beta(1, 1) for a binary matrix; for K classes a prior of fixed total strength.
+
+    For a binary matrix this is Laplace. For K classes each true class's row of prediction rates
+    gets a Dirichlet with ``2 / K`` on the correct class and ``2 / K`` spread evenly over the
+    wrong ones, and the prevalence ``Dirichlet(2 / K)``: whatever K, two pseudo-successes and
+    two pseudo-failures enter the accuracy, so the prior does not swamp the data as K grows (a
+    flat Dirichlet(1) puts K pseudo-counts in every row, K - 1 of them on errors: an implied
+    recall prior with mean 1 / K). On simulated classifiers with at least 20 items per class its
+    95 % intervals of accuracy, macro recall, macro F1 and kappa cover the truth in 0.90-0.97 of
+    test sets for K = 2 to 20 and accuracies 0.6 to 0.95 (``benchmarks/coverage.py``).
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> bcm.Weak().alpha, bcm.Weak().name
+    (1.0, 'weak')
+    """
+
+    alpha: float = 1.0
+    beta: float = 1.0
+
+    def __repr__(self) -> str:
+        return "Weak()"
+
+    @property
+    def name(self) -> str:  # noqa: D102
+        return "weak"
+
+
+@dataclass(frozen=True)
+class Flat(Beta):
+    """A flat Dirichlet(1) on every cell: Laplace for two classes, strong for many.
+
+    Kept under its own name for reproducing earlier analyses: for K classes it puts K
+    pseudo-counts in every row of the rates, K - 1 of them on wrong classes, so its intervals
+    stop covering the truth from about K = 5 (see :class:`Weak`).
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> bcm.Flat().name
+    'flat'
+    """
+
+    alpha: float = 1.0
+    beta: float = 1.0
+
+    def __repr__(self) -> str:
+        return "Flat()"
+
+    @property
+    def name(self) -> str:  # noqa: D102
+        return "flat"
+
+
+@dataclass(frozen=True)
 class Fixed:
     """A known, fixed value instead of a prior (e.g. a curated test set's share of positives).
 
@@ -404,11 +463,14 @@ def _is_numeric(value: Any) -> bool:
 
 
 PRIOR_NAMES: dict[str, type[Beta]] = {
+    "weak": Weak,
     "laplace": Laplace,
     "uniform": Laplace,
     "bayes": Laplace,
     "jeffreys": Jeffreys,
     "haldane": Haldane,
+    "flat": Flat,
+    "dirichlet1": Flat,
 }
 """String names accepted wherever a prior is expected."""
 

@@ -224,7 +224,7 @@ def cases() -> list[Case]:
     out += numeric("fit", lambda v: bcm.fit(COCAINE, method=v, **SMALL), "method",
                    ["fast", 1, None], ["exact", "auto"])
     out += numeric("fit", lambda v: bcm.fit(COCAINE, prior=v, **SMALL), "prior",
-                   ["uniformish", 3, True, None], ["jeffreys", bcm.Beta(2, 2)])
+                   ["uniformish", 3, True], ["jeffreys", bcm.Beta(2, 2), None, "weak"])
     out += numeric("fit", lambda v: bcm.fit(COCAINE, metrics=v, **SMALL), "metric",
                    ["nonsense", [3], ["tpr", "nope"]], [["tpr"], "all"])
     out += numeric("fit", lambda v: bcm.fit(COCAINE, **SMALL, **v), "keyword",

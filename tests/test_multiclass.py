@@ -42,7 +42,7 @@ def wordle() -> bcm.ConfusionMatrix:
 
 @pytest.fixture(scope="module")
 def wordle_fit(wordle: bcm.ConfusionMatrix):
-    return bcm.fit(wordle, random_seed=3)
+    return bcm.fit(wordle, prior="flat", random_seed=3)  # Dirichlet(1) rows: closed forms below
 
 
 # ------------------------------------------------------------------ Wordle (reference chapter)
@@ -83,25 +83,35 @@ def test_wordle_posterior_has_no_nan_although_x_never_occurs(wordle_fit) -> None
     assert float(obs["bacc"]) == pytest.approx(skm.balanced_accuracy_score(*labels_of(WORDLE)))
 
 
-def _closed_form_mean_acc(counts: np.ndarray, a_prev: float, a_rates: float) -> float:
-    """E[acc] = sum_k E[prevalence_k] E[rates_kk] (independent Dirichlet marginals)."""
+def _closed_form_mean_acc(counts: np.ndarray, a_prev: float, a_diag: float, a_row: float
+                          ) -> float:
+    """E[acc] = sum_k E[prevalence_k] E[rates_kk] (independent Dirichlet marginals).
+
+    ``a_prev`` per class, ``a_diag`` on each row's correct class, ``a_row`` the row's total.
+    """
     k = counts.shape[0]
     rows = counts.sum(axis=1)
     e_prev = (a_prev + rows) / (k * a_prev + rows.sum())
-    e_diag = (a_rates + np.diag(counts)) / (k * a_rates + rows)
+    e_diag = (a_diag + np.diag(counts)) / (a_row + rows)
     return float(e_prev @ e_diag)
 
 
-def test_wordle_prior_pull_laplace_vs_jeffreys(wordle: bcm.ConfusionMatrix) -> None:
+def test_wordle_named_priors_pull_as_their_closed_forms(wordle: bcm.ConfusionMatrix) -> None:
     observed = np.trace(WORDLE) / WORDLE.sum()
-    laplace = _closed_form_mean_acc(WORDLE, 1.0, 1.0)
-    jeffreys = _closed_form_mean_acc(WORDLE, 0.5, 0.5)
-    # both pull towards chance (an empty class adds a 1/6-accuracy row); Jeffreys less so
-    assert laplace < jeffreys < observed
-    for prior, expected in (("laplace", laplace), ("jeffreys", jeffreys)):
+    k = WORDLE.shape[0]
+    expected = {
+        "flat": _closed_form_mean_acc(WORDLE, 1.0, 1.0, k),         # Dirichlet(1) per cell
+        "laplace": _closed_form_mean_acc(WORDLE, 1.0, 1.0, 2.0),    # Beta(1, 1) correct rate
+        "jeffreys": _closed_form_mean_acc(WORDLE, 0.5, 0.5, 1.0),   # Beta(1/2, 1/2)
+        "weak": _closed_form_mean_acc(WORDLE, 2 / k, 2 / k, 4 / k),  # strength 4 / K per row
+    }
+    # the flat Dirichlet pulls hardest towards chance; the weak default least
+    assert expected["flat"] < expected["laplace"] < expected["jeffreys"] < expected["weak"]
+    assert expected["weak"] < observed
+    for prior, value in expected.items():
         draws = bcm.fit(wordle, prior=prior, random_seed=5, metrics=["acc"])["posterior"]["acc"]
         mc_error = float(draws.std()) / np.sqrt(draws.size)
-        assert abs(float(draws.mean()) - expected) < 5 * mc_error
+        assert abs(float(draws.mean()) - value) < 5 * mc_error, prior
 
 
 # ------------------------------------------------------------------ metrics vs scikit-learn
@@ -237,8 +247,11 @@ def test_all_zero_matrix_gives_the_prior() -> None:
         cm = bcm.ConfusionMatrix(np.zeros((3, 3), dtype=int))
     idata = bcm.fit(cm, random_seed=0, draws=2000)
     acc = idata["posterior"]["acc"].values.ravel()
-    # prior E[acc] = sum_k E[prev_k] E[rates_kk] = 1/3 under Laplace priors
-    assert abs(acc.mean() - 1 / 3) < 5 * acc.std() / np.sqrt(acc.size)
+    # prior E[acc] = sum_k E[prev_k] E[rates_kk] = 1/2 under the weak default (each row's
+    # correct rate has prior mean 1/2), 1/3 under the flat Dirichlet
+    assert abs(acc.mean() - 1 / 2) < 5 * acc.std() / np.sqrt(acc.size)
+    flat = bcm.fit(cm, prior="flat", random_seed=0, draws=2000)["posterior"]["acc"].values
+    assert abs(flat.mean() - 1 / 3) < 5 * flat.std() / np.sqrt(flat.size)
 
 
 # ------------------------------------------------------------------ priors
@@ -290,7 +303,7 @@ def test_haldane_exact_when_every_count_is_positive() -> None:
 def test_batch_has_classifier_dim_and_matches_closed_form() -> None:
     a = bcm.ConfusionMatrix([[8, 2, 0], [1, 5, 4], [0, 1, 9]], labels=list("abc"))
     b = bcm.ConfusionMatrix([[1, 9, 0], [5, 5, 0], [0, 0, 10]], labels=list("abc"))
-    idata = bcm.fit({"a": a, "b": b}, random_seed=0)
+    idata = bcm.fit({"a": a, "b": b}, prior="flat", random_seed=0)
     post = idata["posterior"]
     assert post["tpr"].dims == ("chain", "draw", "classifier", "class")
     assert post["rates"].dims == ("chain", "draw", "classifier", "true_class", "pred_class")

@@ -25,7 +25,7 @@ def _agrees_with_beta(draws: np.ndarray, a: float, b: float) -> None:
 
 
 def test_exact_marginals_are_the_closed_form_betas() -> None:
-    idata = bcm.fit(bcm.ConfusionMatrix(COUNTS, labels=LABELS), random_seed=1)
+    idata = bcm.fit(bcm.ConfusionMatrix(COUNTS, labels=LABELS), prior="flat", random_seed=1)
     post = idata["posterior"]
     rows, n, k = COUNTS.sum(axis=1), COUNTS.sum(), 3
     for i, label in enumerate(LABELS):
@@ -76,8 +76,8 @@ def test_simulation_based_calibration_k3() -> None:
     theta = prevalence[:, :, None] * rates
     counts = np.stack([rng.multinomial(n, t.ravel()).reshape(k, k) for t in theta])
     data = {str(r): bcm.ConfusionMatrix(c) for r, c in enumerate(counts)}
-    idata = bcm.fit(data, random_seed=7, chains=1, draws=draws,
-                    metrics=["kappa", "f1_macro", "acc"])
+    idata = bcm.fit(data, prior="flat", random_seed=7, chains=1, draws=draws,
+                    metrics=["kappa", "f1_macro", "acc"])  # the prior the truths came from
     post = idata["posterior"]
     truths = {
         "prevalence": prevalence,

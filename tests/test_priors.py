@@ -26,8 +26,8 @@ def test_string_names(name):
 
 
 def test_unknown_name_lists_choices():
-    with pytest.raises(ValueError, match=r"Unknown prior name 'flat' for tpr; use one of .*jeff"):
-        resolve_prior("flat", "tpr")
+    with pytest.raises(ValueError, match=r"Unknown prior name 'flatish' for tpr; use one of .*jef"):
+        resolve_prior("flatish", "tpr")
 
 
 def test_wrong_type():
