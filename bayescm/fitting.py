@@ -41,9 +41,39 @@ from .priors import Fixed, is_conjugate
 from .scores import Scores
 from .stats import HDI_PROB, check_prob
 
-__all__ = ["PrevalenceMismatchWarning", "fit"]
+__all__ = ["PrevalenceMismatchWarning", "PriorStrengthWarning", "fit"]
 
 METHODS = ("auto", "exact", "nuts")
+class PriorStrengthWarning(UserWarning):
+    """A prior carries more than a tenth of the information of a row of the confusion matrix."""
+
+
+def _check_prior_strength(kind: Any, priors: Mapping[str, Any], counts: np.ndarray,
+                          names: list[str] | None) -> None:
+    """Warn when a multiclass row's prior pseudo-counts exceed a tenth of its test items."""
+    rates = priors.get("rates")
+    if kind.name != "multiclass" or not is_conjugate(rates):
+        return
+    from .multiclass import _alpha
+
+    k = counts.shape[-1]
+    strength = _alpha(rates, (k, k)).sum(axis=-1)  # (K,)
+    rows = counts.sum(axis=-1)  # (B, K)
+    heavy = (rows > 0) & (strength[None, :] > 0.1 * rows)
+    if not heavy.any():
+        return
+    b, i = map(int, np.argwhere(heavy)[0])
+    who = f" of classifier {names[b]!r}" if names is not None else ""
+    remedy = ("more test items for the class (the 'weak' default is already the lightest named "
+              "prior)" if rates.name == "weak" else "more test items for the class, or a weaker "
+              "prior (prior='weak', the default, puts 4/K per row; 'flat' puts K)")
+    warnings.warn(
+        f"The {rates.name} prior puts {strength[i]:.3g} pseudo-counts in the row of class "
+        f"{kind.labels[i]!r}{who}, which has {int(rows[b, i])} test items: more than a tenth, "
+        f"so the prior visibly shapes that class's rates. Remedy: {remedy}.",
+        PriorStrengthWarning, stacklevel=3)
+
+
 class PrevalenceMismatchWarning(UserWarning):
     """The counts are implausible under a fixed prevalence (a sign of a mixed-up question)."""
 
@@ -374,6 +404,7 @@ def fit(
     method = _choose_method(method, priors)
     options = _sampler_options(method, sampler_kwargs, nuts_options)
     _check_fixed_prevalence(priors, matrices_counts(mats), names)
+    _check_prior_strength(kind, priors, matrices_counts(mats), names)
     selected = kind.select_metrics(resolve_metrics(metrics, kind.catalogue, kind.name), priors)
     check_memory(stored_values(kind, selected, len(mats), chains, draws), "This fit", [
         "fewer draws (draws=, chains=)", "only the metrics you need (metrics=[...])",

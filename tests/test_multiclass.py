@@ -409,3 +409,18 @@ def test_summary_fast_hdi_equals_full_sort_hdi() -> None:
     for prob in (0.5, 0.8, 0.95, 0.99):
         np.testing.assert_array_equal(_hdi_rows(draws, prob), hdi(draws, prob))
     np.testing.assert_array_equal(_hdi_rows(draws, 0.3), hdi(draws, 0.3))  # full-sort fallback
+
+
+def test_heavy_priors_warn_naming_the_row() -> None:
+    from bayescm.fitting import PriorStrengthWarning
+
+    cm = bcm.ConfusionMatrix([[40, 2, 1, 0, 0], [3, 30, 1, 0, 1], [0, 2, 25, 3, 0],
+                              [1, 0, 2, 6, 1], [0, 0, 1, 1, 38]], labels=list("abcde"))
+    with pytest.warns(PriorStrengthWarning, match=r"flat prior puts 5 pseudo-counts in the row "
+                                                   r"of class 'd', which has 10 test items"):
+        bcm.fit(cm, prior="flat", draws=50, random_seed=0)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PriorStrengthWarning)
+        bcm.fit(cm, draws=50, random_seed=0)  # weak: 0.8 per row, below a tenth of 10 items
