@@ -414,8 +414,8 @@ def test_summary_fast_hdi_equals_full_sort_hdi() -> None:
 def test_heavy_priors_warn_naming_the_row() -> None:
     from bayescm.fitting import PriorStrengthWarning
 
-    cm = bcm.ConfusionMatrix([[40, 2, 1, 0, 0], [3, 30, 1, 0, 1], [0, 2, 25, 3, 0],
-                              [1, 0, 2, 6, 1], [0, 0, 1, 1, 38]], labels=list("abcde"))
+    cm = bcm.ConfusionMatrix([[60, 2, 1, 0, 0], [3, 50, 1, 0, 1], [0, 2, 55, 3, 0],
+                              [1, 0, 2, 6, 1], [0, 0, 1, 1, 58]], labels=list("abcde"))
     with pytest.warns(PriorStrengthWarning, match=r"flat prior puts 5 pseudo-counts in the row "
                                                    r"of class 'd', which has 10 test items"):
         bcm.fit(cm, prior="flat", draws=50, random_seed=0)
