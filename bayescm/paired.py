@@ -183,6 +183,69 @@ def _check_names(names: Any) -> list[str]:
     return names
 
 
+def _proper(alpha: Any) -> bool:
+    parts = alpha if isinstance(alpha, tuple) else (alpha,)
+    return all(bool(np.all(np.asarray(a) > 0)) for a in parts)
+
+
+def _draw_cells(rng: np.random.Generator, alpha: Any, counts: np.ndarray, chains: int,
+                draws: int, check: bool = False) -> np.ndarray:
+    """Cell probabilities ``(chains, draws, *counts.shape)`` from the conjugate posterior."""
+    if not isinstance(alpha, tuple):  # one Dirichlet over every cell
+        post = counts.reshape(-1).astype(float) + alpha
+        if check:
+            _check_positive_cells(post.reshape(counts.shape))
+        return draw_dirichlet(rng, post, chains, draws).reshape((chains, draws) + counts.shape)
+    prev_alpha, joint_alpha = alpha
+    k = counts.shape[0]
+    prev_post = prev_alpha + counts.sum(axis=(1, 2))
+    joint_post = joint_alpha + counts
+    if check:
+        _check_positive_cells(joint_post, prev_post)
+    prev = draw_dirichlet(rng, prev_post, chains, draws)  # (chains, draws, K)
+    joint = draw_dirichlet(rng, joint_post.reshape(k, -1), chains, draws)  # (.., K, K * K)
+    return (prev[..., None] * joint).reshape((chains, draws) + counts.shape)
+
+
+def _check_positive_cells(joint: np.ndarray, prev: np.ndarray | None = None) -> None:
+    bad = joint <= 0
+    if prev is not None and np.any(prev <= 0):
+        raise ValueError("The improper (Haldane) prior leaves a true class without samples and "
+                         "without concentration, so the posterior is improper; use "
+                         "prior='weak' or 'jeffreys'.")
+    if np.any(bad):
+        cell = np.unravel_index(int(np.argmax(bad)), joint.shape)
+        raise ValueError(
+            f"The improper (Haldane) prior leaves cell {tuple(map(int, cell))} with zero count "
+            "and zero concentration, so the posterior is improper; use prior='weak' or "
+            "'jeffreys'."
+        )
+
+
+def _structured_prior(prior: Any, labels: list[str]) -> tuple[tuple[np.ndarray, np.ndarray],
+                                                               dict[str, Any]]:
+    """The paired prior that has ``fit``'s prior as each classifier's margin.
+
+    For each true class ``k`` with ``fit``'s rates concentration ``beta_k`` the (A, B) pairs get
+    ``alpha_k[l, m] = beta_k[l] beta_k[m] / sum(beta_k)``: its row and column sums are
+    ``beta_k``, so (Dirichlet aggregation) A's and B's rates have exactly ``fit``'s prior and
+    posterior, and the total strength per true class is ``fit``'s, not K times it.
+    """
+    from .multiclass import _alpha, resolve_multiclass_priors
+
+    k = len(labels)
+    chosen = resolve_multiclass_priors(labels, prior)
+    prev = np.asarray(_alpha(chosen["prevalence"], (k,)), dtype=float)
+    rates = np.asarray(_alpha(chosen["rates"], (k, k)), dtype=float)
+    total = rates.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        joint = np.where(total[:, None, None] > 0,
+                         rates[:, :, None] * rates[:, None, :] / total[:, None, None], 0.0)
+    record = {"dist": "paired", "name": chosen["rates"].name, "prevalence": prev.tolist(),
+              "rates": rates.tolist()}
+    return (prev, joint), record
+
+
 def _rng(seq: np.random.SeedSequence) -> tuple[np.random.Generator, np.random.Generator]:
     post, prior = streams(seq, 2)
     return post, prior
@@ -295,25 +358,19 @@ def _tree(
     draws: int, chains: int, random_seed: Any, hdi_prob: float, attrs: dict[str, Any],
     extra_observed: Mapping[str, Any] = (), store_theta: bool = True,
 ) -> xr.DataTree:
-    """Draw the joint Dirichlet posterior (and prior) and assemble the result tree."""
-    flat_counts = counts.reshape(-1).astype(float)
-    post_alpha = flat_counts + alpha
-    if np.any(post_alpha <= 0):
-        i = int(np.argmax(post_alpha <= 0))
-        cell = np.unravel_index(i, counts.shape)
-        raise ValueError(
-            f"The improper (Haldane) prior leaves cell {tuple(map(int, cell))} with zero count "
-            "and zero concentration, so the posterior is improper; use prior='laplace' or "
-            "'jeffreys'."
-        )
+    """Draw the joint posterior (and prior) and assemble the result tree.
+
+    ``alpha`` is either one concentration per cell (a single Dirichlet over the cells) or a pair
+    ``(prevalence alpha (K,), joint alpha (K, K, K))``: the prevalence of the true classes and,
+    for each true class, a Dirichlet over the (A, B) prediction pairs.
+    """
     seq = seed_sequence(random_seed)
     rng_post, rng_prior = _rng(seq)
     lead = box.SAMPLE_DIMS
     coords = {"chain": np.arange(chains), "draw": np.arange(draws),
               "diagnostic": ["r_hat", "ess_bulk"], "metric": [m.name for m in metrics],
               **coords}
-    cells = draw_dirichlet(rng_post, post_alpha, chains, draws).reshape(
-        (chains, draws) + counts.shape)
+    cells = _draw_cells(rng_post, alpha, counts, chains, draws, check=True)
     theta = theta_fn(cells)
     posterior = {"cells": (lead + cell_dims, cells, {"long_name": "joint cell probabilities"})}
     if store_theta:
@@ -332,9 +389,8 @@ def _tree(
             "note": "p_a_better + p_rope + p_b_better = 1; 'better' follows the metric's "
                     "direction; A - B differences come from one joint posterior"}),
     }
-    if np.all(alpha > 0):
-        prior_cells = draw_dirichlet(rng_prior, alpha, chains, draws).reshape(
-            (chains, draws) + counts.shape)
+    if _proper(alpha):
+        prior_cells = _draw_cells(rng_prior, alpha, np.zeros_like(counts), chains, draws)
         prior_vars = {"cells": (lead + cell_dims, prior_cells,
                                 {"long_name": "joint cell probabilities"})}
         prior_vars.update(_derive(theta_fn(prior_cells), metrics, kind, lead))
@@ -367,7 +423,7 @@ def compare_paired(
     metrics: Iterable[str | Metric] | str | Metric | None = None,
     labels: Sequence[Hashable] | None = None,
     positive: Hashable | None = None,
-    prior: Any = "laplace",
+    prior: Any = None,
     rope: float | Mapping[str, float] = 0.0,
     draws: int = 5000,
     chains: int = 4,
@@ -395,10 +451,15 @@ def compare_paired(
     positive : hashable, optional
         The positive class: makes a binary analysis (required for two classes unless the
         multiclass catalogue is available).
-    prior : str or Dirichlet, default "laplace"
-        Symmetric Dirichlet over the ``K^3`` cells: ``"laplace"`` (alpha = 1, uniform on the
-        simplex), ``"jeffreys"`` (1/2), ``"haldane"`` (0, every cell must be observed), or
-        ``bcm.Dirichlet(alpha)`` with a scalar or ``K^3`` values (order true, A, B).
+    prior : str or Dirichlet, optional
+        A named prior of :func:`~bayescm.fit` (default ``"weak"``, which is Laplace for two
+        classes; ``"laplace"``, ``"jeffreys"``, ``"flat"``, ``"haldane"``): the prevalence gets
+        ``fit``'s prevalence prior and each true class a Dirichlet over the (A, B) prediction
+        pairs whose margins are ``fit``'s rates prior, so each classifier's marginal posterior
+        is exactly ``fit``'s on its own matrix and the prior's strength does not grow like
+        ``K^3`` (the former flat Dirichlet put 1,000 pseudo-counts on the cells at K = 10). Or
+        ``bcm.Dirichlet(alpha)`` with a scalar or ``K^3`` values (order true, A, B): one
+        Dirichlet over the cells themselves.
     rope : float or mapping of metric -> float, default 0.0
         Half-width of the region of practical equivalence for the difference A - B.
     draws, chains : int
@@ -459,20 +520,25 @@ def compare_paired(
     hdi_prob = check_prob(hdi_prob)
     names = _check_names(names)
     rope_map = _check_rope(rope, [m.name for m in selected])
-    alpha = _paired_alpha(prior, k ** 3)
+    str_classes = [str(c) for c in classes]
+    if isinstance(prior, Dirichlet):  # a concentration over the K^3 cells themselves
+        alpha: Any = _paired_alpha(prior, k ** 3)
+        prior_record: dict[str, Any] = {"dist": "Dirichlet", "alpha": alpha.tolist()
+                                        if np.unique(alpha).size > 1 else float(alpha[0])}
+    else:
+        alpha, prior_record = _structured_prior(prior, str_classes)
     counts = np.bincount((t * k + a) * k + b, minlength=k ** 3).reshape(k, k, k)
 
     def theta_fn(cells: np.ndarray) -> np.ndarray:
         return np.stack([cells.sum(axis=-1), cells.sum(axis=-2)], axis=-3)
 
-    str_classes = [str(c) for c in classes]
     coords = {"true_class": str_classes, "pred_class": str_classes, "pred_a": str_classes,
               "pred_b": str_classes, "classifier": names}
     marginal = np.stack([counts.sum(axis=-1), counts.sum(axis=-2)])
-    attrs = {"model": kind, "comparison": "paired: Dirichlet over (true, A, B) cells",
+    attrs = {"model": kind, "comparison": "paired: prevalence x Dirichlet over (A, B) per true "
+                                          "class",
              "labels": box.json_attr(str_classes), "classifiers": box.json_attr(names),
-             "prior": box.json_attr({"dist": "Dirichlet", "alpha": alpha.tolist()
-                                     if np.unique(alpha).size > 1 else float(alpha[0])})}
+             "prior": box.json_attr(prior_record)}
     if positive is not None:
         attrs["positive"] = str(positive)
     if ordered:

@@ -131,10 +131,15 @@ def test_accuracy_difference_closed_form(correlated):
 
 
 def test_marginal_tpr_is_beta(correlated):
-    """theta_A ~ Dirichlet(counts_A + 2) so TPR_A ~ Beta(TP + 2, FN + 2)."""
-    y, a, _, res = correlated
+    """Default: A's TPR is fit's Laplace posterior Beta(TP + 1, FN + 1); with one Dirichlet(1)
+    over the 8 cells theta_A ~ Dirichlet(counts_A + 2), so TPR_A ~ Beta(TP + 2, FN + 2)."""
+    y, a, b, res = correlated
     cm = bcm.ConfusionMatrix.from_predictions(y, a, positive=1).cells
     tpr = res["posterior"]["tpr"].sel(classifier="A").values.ravel()
+    assert stats.kstest(tpr, stats.beta(cm["tp"] + 1, cm["fn"] + 1).cdf).pvalue > 1e-3
+    cells = compare_paired(y, a, b, metrics=["tpr"], positive=1, prior=bcm.Dirichlet(1.0),
+                           random_seed=9)
+    tpr = cells["posterior"]["tpr"].sel(classifier="A").values.ravel()
     assert stats.kstest(tpr, stats.beta(cm["tp"] + 2, cm["fn"] + 2).cdf).pvalue > 1e-3
 
 
@@ -169,11 +174,11 @@ def test_paired_bad_inputs():
     with pytest.raises(ValueError, match="rope must be a finite number >= 0"):
         compare_paired(y, a, b, metrics="acc", positive=1, rope=-0.1)
     y0, a0, b0 = simulate(740, 0, 40)  # no sample where only A is right: empty cells
-    with pytest.raises(ValueError, match=r"posterior is improper.*prior='laplace'"):
+    with pytest.raises(ValueError, match=r"posterior is improper.*prior='weak'"):
         compare_paired(y0, a0, b0, metrics="acc", positive=1, prior="haldane")
     with pytest.raises(ValueError, match="non-negative count"):
         compare_paired_counts(1, -2, 3, 4)
-    with pytest.raises(TypeError, match="symmetric Dirichlet"):
+    with pytest.raises(TypeError, match="prior for one proportion"):
         compare_paired(y, a, b, metrics="acc", positive=1, prior=bcm.Beta(2, 3))
 
 
@@ -185,7 +190,8 @@ def test_multiclass_paired_closed_form():
     b_right = np.where(a_right, rng.random(600) < 0.95, rng.random(600) < 0.3)
     a = np.where(a_right, y, (y + 1) % 3)
     b = np.where(b_right, y, (y + 2) % 3)
-    res = compare_paired(y, a, b, metrics=["acc", "kappa", "f1_macro"], random_seed=3)
+    res = compare_paired(y, a, b, metrics=["acc", "kappa", "f1_macro"], random_seed=3,
+                         prior=bcm.Dirichlet(1.0))  # one Dirichlet(1) over the 27 cells
     assert res.attrs["model"] == "multiclass"
     n_a = int(np.sum(a_right & ~b_right))
     n_b = int(np.sum(b_right & ~a_right))
@@ -213,3 +219,26 @@ def test_unbounded_metrics_do_not_warn():
     res = compare_paired(y, a, b, metrics=["lr_plus", "acc"], positive=1, random_seed=0)
     assert np.isnan(res["observed_metrics"]["lr_plus_diff"].item())
     assert np.isfinite(res["posterior"]["lr_plus_diff"].values).all()
+
+
+
+@pytest.mark.parametrize("prior", [None, "laplace", "jeffreys", "flat"])
+@pytest.mark.parametrize("k", [2, 4])
+def test_paired_margins_are_the_fit_of_each_classifier(prior, k):
+    """Each classifier's marginal posterior equals fit on its own matrix under the same prior."""
+    rng = np.random.default_rng(k)
+    y = rng.integers(0, k, size=400)
+    a = np.where(rng.random(400) < 0.8, y, rng.integers(0, k, size=400))
+    b = np.where(rng.random(400) < 0.7, a, rng.integers(0, k, size=400))
+    positive = 1 if k == 2 else None
+    metrics = ["acc", "tpr", "ppv"] if k == 2 else ["acc", "tpr_macro", "kappa"]
+    res = compare_paired(y, a, b, metrics=metrics, positive=positive, prior=prior,
+                         random_seed=5)
+    for name, pred in (("A", a), ("B", b)):
+        cm = bcm.ConfusionMatrix.from_predictions(y, pred, labels=list(range(k)),
+                                                  positive=positive)
+        ref = bcm.fit(cm, prior=prior, metrics=metrics, random_seed=6)
+        for m in metrics:
+            x = res["posterior"][m].sel(classifier=name).values.ravel()
+            r = ref["posterior"][m].values.ravel()
+            assert stats.ks_2samp(x, r).pvalue > 1e-3, (name, m)
