@@ -299,7 +299,7 @@ class Weak(Beta):
     flat Dirichlet(1) puts K pseudo-counts in every row, K - 1 of them on errors: an implied
     recall prior with mean 1 / K). On simulated classifiers with at least 20 items per class its
     95 % intervals of accuracy, macro recall, macro F1 and kappa cover the truth in 0.90-0.97 of
-    test sets for K = 2 to 20 and accuracies 0.6 to 0.95 (``benchmarks/coverage.py``).
+    test sets for K = 2 to 20 and accuracies 0.6 to 0.95 (``benchmarks/coverage_study.py``).
 
     Examples
     --------
