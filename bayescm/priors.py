@@ -188,27 +188,31 @@ class Beta:
         >>> round(prior.mean, 2)
         0.81
         """
-        from scipy import optimize, stats
+        from scipy import optimize, special, stats
 
         lower = _check_open_unit(lower, "lower")
         upper = _check_open_unit(upper, "upper")
         mass = _check_open_unit(mass, "mass")
         if not lower < upper:
             raise ValueError(f"lower ({lower}) must be smaller than upper ({upper}).")
-        q = np.array([(1 - mass) / 2, (1 + mass) / 2])
-        target = np.array([lower, upper])
+        tail = (1 - mass) / 2
 
         def residual(log_ab: np.ndarray) -> np.ndarray:
+            # both tails on the probability scale, relative to their target: exact for narrow
+            # intervals near 0 or 1 too (the upper tail via the symmetry I_(1-x)(b, a))
             a, b = np.exp(log_ab)
-            return stats.beta.ppf(q, a, b) - target
+            below = special.betainc(a, b, lower)
+            above = special.betainc(b, a, 1.0 - upper)
+            return np.array([below / tail - 1.0, above / tail - 1.0])
 
         mid = (lower + upper) / 2
         # starting point: moment match with sd ~ width / 4
-        sd = (upper - lower) / (2 * stats.norm.ppf(q[1]))
+        sd = (upper - lower) / (2 * stats.norm.ppf(1 - tail))
         k = max(mid * (1 - mid) / sd**2 - 1, 0.5)
-        sol = optimize.least_squares(residual, np.log([mid * k, (1 - mid) * k]), xtol=1e-12)
+        sol = optimize.least_squares(residual, np.log([mid * k, (1 - mid) * k]), xtol=1e-15,
+                                     ftol=1e-15, gtol=1e-15, max_nfev=2000)
         a, b = np.exp(sol.x)
-        if np.max(np.abs(residual(sol.x))) > 1e-6:
+        if not np.all(np.isfinite(sol.x)) or np.max(np.abs(residual(sol.x))) > 1e-6:
             raise ValueError(
                 f"No Beta distribution puts {mass:.0%} of its mass in [{lower}, {upper}] with "
                 "equal tails; widen the interval or lower `mass`."

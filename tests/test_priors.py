@@ -123,3 +123,22 @@ def test_custom_factory_serialisation():
 
     out = prior_to_dict(Prior("TruncatedNormal", mu=0.9, sigma=0.05, lower=0, upper=1))
     assert out["dist"] == "TruncatedNormal"
+
+
+@pytest.mark.parametrize(("lower", "upper", "mass"), [
+    (0.0001, 0.0003, 0.95), (1e-5, 2e-5, 0.9), (1e-6, 3e-6, 0.95), (1 - 3e-6, 1 - 1e-6, 0.95),
+    (0.7, 0.9, 0.95), (0.2, 0.99, 0.8), (0.4, 0.6, 0.5)])
+def test_interval_elicitation_is_exact_on_the_probability_scale(lower, upper, mass):
+    from scipy import stats
+
+    prior = bcm.Beta.from_interval(lower, upper, mass)
+    dist = stats.beta(prior.alpha, prior.beta)
+    tail = (1 - mass) / 2
+    assert dist.cdf(lower) == pytest.approx(tail, rel=1e-5)
+    assert dist.sf(upper) == pytest.approx(tail, rel=1e-5)
+
+
+def test_interval_elicitation_rare_disease_prevalence():
+    prior = bcm.Beta.from_interval(0.0001, 0.0003)
+    assert prior.alpha == pytest.approx(13.2, abs=0.05)
+    assert prior.beta == pytest.approx(70757, rel=1e-3)
