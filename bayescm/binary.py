@@ -96,7 +96,8 @@ def _pymc_rv(name: str, prior: Any, dims: tuple[str, ...], n_batch: int | None) 
         return pm.Beta(name, alpha=prior.alpha, beta=prior.beta, dims=dims)
     var = prior.create_variable(name)
     expected = 1 if n_batch else 0
-    if var.ndim != expected:
+    made = tuple(pm.modelcontext(None).named_vars_to_dims.get(name) or ())
+    if var.ndim != expected or (n_batch and made != ("classifier",)):
         want = (
             "the `classifier` dim (e.g. Prior(..., dims='classifier'))" if n_batch else "a scalar"
         )

@@ -429,6 +429,9 @@ def fit(
         params = {p: sample_array(trace["posterior"][p], kind, p, names is not None)
                   for p in free}
         groups["sample_stats"] = box.get_group(trace, "sample_stats", foreign=True)
+        # variables a custom prior created (its hyper-parameters, transforms) stay inspectable
+        extra = {str(v): da.transpose("chain", "draw", ...) for v, da in
+                 trace["posterior"].data_vars.items() if v not in free and v != "theta"}
 
     coords: dict[str, Any] = {"chain": np.arange(chains), "draw": np.arange(draws),
                               "diagnostic": ["r_hat", "ess_bulk"], **kind.coords()}
@@ -438,12 +441,25 @@ def fit(
 
     posterior = name_variables(kind.derive(params, priors, selected), box.SAMPLE_DIMS, batch, kind,
                            selected)
+    if method == "nuts":
+        for name, da in extra.items():
+            if name not in posterior:
+                posterior[name] = (da.dims, np.asarray(da.values), dict(da.attrs))
+                coords.update({d: da[d].values for d in da.dims if d in da.coords
+                               and d not in coords})
     groups["posterior"] = box.make_dataset(posterior, coords, {"method": method})
     r_method, e_method = DIAGNOSTIC_METHODS[method]
+    diagnostics = diagnostic_variables(posterior, r_method, e_method)
     groups["diagnostics"] = box.make_dataset(
-        diagnostic_variables(posterior, r_method, e_method), coords,
+        diagnostics, coords,
         {"r_hat_method": r_method, "ess_method": e_method, "note": DIAGNOSTIC_NOTES[method]},
     )
+    if method == "nuts":
+        from ._nuts import warn_convergence
+
+        warn_convergence(groups["sample_stats"],
+                         {p: (diagnostics[p][1][0], diagnostics[p][1][1]) for p in free},
+                         float(options.get("target_accept", 0.9)))
     prior_params, prior_batch = prior_draws(kind, priors, names, counts, rng_prior, chains,
                                              draws)
     if prior_params is not None:

@@ -320,10 +320,13 @@ def _simplex_variable(name: str, prior: Any, event_shape: tuple[int, ...], dims:
 
     if not is_conjugate(prior):
         var = prior.create_variable(name)
-        if var.ndim != len(full_shape):
+        made = tuple(pm.modelcontext(None).named_vars_to_dims.get(name) or ())
+        if var.ndim != len(full_shape) or made != tuple(dims):
             raise ValueError(
-                f"The custom prior for {name} created a variable with {var.ndim} dimension(s); "
-                f"it must have dims {dims} (e.g. Prior('Dirichlet', a=..., dims={dims}))."
+                f"The custom prior for {name} created a variable with dims {made or None} "
+                f"({var.ndim} dimension(s)); it must have dims {tuple(dims)}, e.g. "
+                f"Prior('Dirichlet', a=..., dims={tuple(dims)!r}). This is checked before "
+                "sampling."
             )
         return var
     alpha = np.broadcast_to(_alpha(prior, event_shape), full_shape)

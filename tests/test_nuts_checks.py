@@ -1,0 +1,60 @@
+"""NUTS fits say when they cannot be trusted, keep what custom priors create, check dims first."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import xarray as xr
+
+import bayescm as bcm
+from bayescm._nuts import ConvergenceWarning, bfmi, warn_convergence
+
+
+def _stats(diverging: int = 0, energy: np.ndarray | None = None) -> xr.Dataset:
+    rng = np.random.default_rng(0)
+    div = np.zeros((2, 500), dtype=bool)
+    div.flat[:diverging] = True
+    energy = rng.normal(size=(2, 500)) if energy is None else energy
+    return xr.Dataset({"diverging": (("chain", "draw"), div),
+                       "energy": (("chain", "draw"), energy)})
+
+
+def test_divergences_warn_with_the_remedy():
+    with pytest.warns(ConvergenceWarning, match=r"228 divergent transitions.*target_accept"):
+        warn_convergence(_stats(228), {"tpr": (np.array(1.0), np.array(900.0))}, 0.9)
+
+
+def test_low_bfmi_high_rhat_low_ess_warn():
+    walk = np.cumsum(np.random.default_rng(1).normal(size=(2, 500)), axis=1)  # sticky energy
+    assert bfmi(walk).min() < 0.3
+    with pytest.warns(ConvergenceWarning) as record:
+        problems = warn_convergence(_stats(0, walk),
+                                    {"tpr": (np.array(1.05), np.array(120.0))}, 0.9)
+    text = " ".join(str(w.message) for w in record)
+    assert len(problems) == 3
+    assert "E-BFMI" in text and "R-hat 1.050" in text and "bulk ESS 120" in text
+
+
+def test_clean_fit_is_silent():
+    assert warn_convergence(_stats(0), {"tpr": (np.array(1.001), np.array(3000.0))}, 0.9) == []
+
+
+def test_custom_multiclass_prevalence_needs_the_class_dim_before_sampling():
+    from pymc_extras.prior import Prior
+
+    cm = bcm.ConfusionMatrix([[9, 1, 0], [2, 7, 1], [0, 1, 5]], labels=["a", "b", "c"])
+    with pytest.raises(ValueError, match=r"must have dims \('class',\).*before sampling"):
+        bcm.build_model(cm, prevalence=Prior("Dirichlet", a=[1.0, 1.0, 1.0]))
+    model = bcm.build_model(cm, prevalence=Prior("Dirichlet", a=[1.0, 1.0, 1.0], dims="class"))
+    assert model.named_vars_to_dims["prevalence"] == ("class",)
+
+
+@pytest.mark.slow
+def test_custom_prior_variables_are_kept():
+    from pymc_extras.prior import Prior
+
+    cm = bcm.ConfusionMatrix.from_counts(tp=28, fn=9, tn=3, fp=4)
+    tree = bcm.fit(cm, tnr=Prior("Beta", alpha=Prior("HalfNormal", sigma=3), beta=2),
+                   draws=500, chains=2, cores=1, random_seed=1)
+    assert "tnr_alpha" in tree["posterior"]
+    assert "tnr_alpha" in bcm.summary(tree).index
