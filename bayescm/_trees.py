@@ -29,6 +29,12 @@ def kind_of(idata: xr.DataTree) -> Any:
         raise ValueError("The tree lacks the 'model' and 'labels' attributes written by bcm.fit; "
                          "pass a result of bcm.fit.")
     labels = box.read_json_attr(idata, "labels")
+    post = box.get_group(idata, "posterior") if box.has_group(idata, "posterior") else None
+    if post is not None and "prior_choice" in post.dims:
+        raise ValueError(
+            "This is a prior_sensitivity result (a prior_choice dim): the analysis applies to one "
+            "fit. Fit the data under the prior you want (bcm.fit(cm, prior=...)) and apply it "
+            "to that result.")
     if attrs["model"] not in ("binary", "multiclass") or "comparison" in attrs:
         what = "a paired comparison" if "comparison" in attrs else f"a {attrs['model']!r} result"
         raise ValueError(f"This analysis needs a binary or multiclass fit of bcm.fit; this is "

@@ -73,3 +73,14 @@ def test_analyses_name_the_kind_they_need():
         bcm.with_prevalence(paired, 0.1)
     with pytest.raises(ValueError, match="paired comparison"):
         bcm.posterior_predictive(paired)
+
+
+def test_sensitivity_results_are_supported_or_refused_by_name():
+    tree = bcm.prior_sensitivity(COCAINE, ["laplace", "jeffreys"], draws=100, random_seed=0)
+    assert "tpr[jeffreys]" in bcm.summary(tree).index
+    assert set(bcm.informedness(tree).index) == {"laplace", "jeffreys"}
+    for call in (lambda t: bcm.with_prevalence(t, 0.1), bcm.posterior_predictive):
+        with pytest.raises(ValueError, match="prior_sensitivity result"):
+            call(tree)
+    with pytest.raises(ValueError, match="prior_choice"):
+        bcm.prob_superior(tree, tree, metric="tpr")
