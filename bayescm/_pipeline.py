@@ -54,6 +54,26 @@ def seeds(random_seed: Any) -> tuple[np.random.Generator, np.random.Generator, i
             int(nuts.generate_state(1)[0]))
 
 
+def observed_derived(kind: Any, counts: np.ndarray, priors: Mapping[str, Any],
+                     selected: list[Metric]) -> dict[str, tuple[tuple[str, ...], np.ndarray]]:
+    """Every posterior variable at the observed counts: the numbers a paper reports.
+
+    Multiclass metrics (all scale-free) are evaluated on the integer counts themselves, so a
+    0/0 is exactly 0/0 and never tiny/tiny; ``theta`` is stored as counts / N. With a fixed
+    prevalence the values are the plug-in at that prevalence (the observed rates put at the
+    fixed shares), as :func:`bayescm.with_prevalence` reports, so they sit beside a posterior
+    drawn at the same prevalence.
+    """
+    params, theta = kind.observed(counts, priors)
+    if any(isinstance(p, Fixed) for p in priors.values()):
+        return kind.derive(params, priors, selected)
+    if not getattr(kind, "scale_free", False):  # binary formulas take proportions (acc = tp + tn)
+        return kind.derive(params, priors, selected, theta=theta)
+    derived = kind.derive(params, priors, selected, theta=counts.astype(float))
+    derived["theta"] = (derived["theta"][0], theta)
+    return derived
+
+
 def stored_values(kind: Any, selected: list[Metric], batch: int, chains: int, draws: int
                   ) -> float:
     """How many floats a fit stores: parameters, theta and metrics, posterior and prior."""

@@ -24,6 +24,7 @@ from ._pipeline import (
     constant_data,
     diagnostic_variables,
     name_variables,
+    observed_derived,
     prior_draws,
     sample_array,
     seeds,
@@ -468,12 +469,12 @@ def fit(
                        batch if prior_batch else "none", kind, selected),
             coords, {"method": "exact" if not prior_batch and method == "exact" else method})
 
-    obs_params, obs_theta = kind.observed(counts, priors)
     groups["observed_metrics"] = box.make_dataset(
-        name_variables(kind.derive(obs_params, priors, selected, theta=obs_theta), (), batch, kind,
-                   selected),
-        coords, {"note": "every posterior variable evaluated at the observed counts / N; "
-                         "NaN means undefined (0/0), inf unbounded"})
+        name_variables(observed_derived(kind, counts, priors, selected), (), batch, kind,
+                       selected),
+        coords, {"note": "every posterior variable at the observed counts (at a fixed "
+                         "prevalence: the plug-in at that prevalence); NaN means undefined "
+                         "(0/0), inf unbounded; see bcm.list_metrics()['undefined']"})
     cell_dims = ("true_class", "pred_class")
     groups["observed_data"] = box.make_dataset(
         {"counts": ((() if names is None else ("classifier",)) + cell_dims,

@@ -105,13 +105,31 @@ class Metric:
                          self.higher_is_better, self.kind, self.undefined))
 
     def __call__(self, *args: Any) -> np.ndarray:
-        """Evaluate the metric, with 0/0 -> NaN and x/0 -> inf and no floating-point warnings."""
+        """Evaluate the metric, with 0/0 -> NaN and x/0 -> inf and no floating-point warnings.
+
+        Plain Python numbers are accepted (they are turned into float arrays first, so 1 / 0
+        is inf, not a ZeroDivisionError).
+        """
+        args = tuple(a if isinstance(a, np.ndarray) or hasattr(a, "ovr") else
+                     np.asarray(a, dtype=float) for a in args)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return np.asarray(self.func(*args), dtype=float)
 
 
 def _safe(num: Any, den: Any) -> Any:
     return num / den
+
+
+def _mean_defined(a: Any, b: Any) -> Any:
+    """The mean of two rates, or the one that is defined (scikit-learn's balanced accuracy)."""
+    return np.where(np.isnan(a), b, np.where(np.isnan(b), a, 0.5 * (a + b)))
+
+
+def _mcc(tp: Any, fn: Any, fp: Any, tn: Any) -> Any:
+    """MCC, 0 where a row or column is empty (scikit-learn), NaN without samples."""
+    den = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+    value = _safe(tp * tn - fp * fn, np.sqrt(den))
+    return np.where((den == 0) & (tp + fn + fp + tn > 0), 0.0, value)
 
 
 @keyword_checked
@@ -177,18 +195,19 @@ _BINARY = [
     _m("acc", lambda tp, fn, fp, tn: tp + tn, "accuracy", ["accuracy"], True),
     _m("err", lambda tp, fn, fp, tn: fn + fp, "error rate (1 - accuracy)",
        ["error_rate", "misclassification_rate", "error"], False),
-    _m("bacc", lambda tp, fn, fp, tn: 0.5 * (_safe(tp, tp + fn) + _safe(tn, tn + fp)),
-       "balanced accuracy", ["balanced_accuracy"], True, "NaN when a class is absent"),
+    _m("bacc", lambda tp, fn, fp, tn: _mean_defined(_safe(tp, tp + fn), _safe(tn, tn + fp)),
+       "balanced accuracy", ["balanced_accuracy"], True,
+       "the recall of the class present when the other is absent (scikit-learn's convention: "
+       "absent classes are skipped); NaN without samples"),
     _m("f1", lambda tp, fn, fp, tn: _safe(2 * tp, 2 * tp + fn + fp), "F1 score",
        ["f1_score", "f_measure", "f_score", "dice", "sorensen_dice"], True,
        "NaN when TP = FN = FP = 0"),
     fbeta(0.5, "f05"),
     fbeta(2, "f2"),
-    _m("mcc",
-       lambda tp, fn, fp, tn: _safe(tp * tn - fp * fn,
-                                    np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))),
+    _m("mcc", _mcc,
        "Matthews correlation coefficient", ["matthews_corrcoef", "matthews", "phi_coefficient"],
-       True, "NaN when a row or column of the matrix is empty"),
+       True, "0 when a row or column of the matrix is empty (scikit-learn's convention: no "
+             "association can be measured); NaN without samples"),
     _m("bm", lambda tp, fn, fp, tn: _safe(tp, tp + fn) + _safe(tn, tn + fp) - 1,
        "bookmaker informedness (TPR + TNR - 1)",
        ["informedness", "bookmaker_informedness", "youden", "youden_j", "youdens_j"], True,
@@ -203,10 +222,12 @@ _BINARY = [
        "NaN when both raters put everything in one class"),
     _m("lr_plus", lambda tp, fn, fp, tn: _safe(tp * (tn + fp), fp * (tp + fn)),
        "positive likelihood ratio (TPR / FPR)",
-       ["positive_likelihood_ratio", "lr+", "plr", "lrp"], True, "+inf when FPR = 0"),
+       ["positive_likelihood_ratio", "lr+", "plr", "lrp"], True,
+       "+inf when FPR = 0 < TPR; NaN when TPR = FPR = 0 or a class is absent"),
     _m("lr_minus", lambda tp, fn, fp, tn: _safe(fn * (tn + fp), tn * (tp + fn)),
        "negative likelihood ratio (FNR / TNR)",
-       ["negative_likelihood_ratio", "lr-", "nlr", "lrn"], False, "+inf when TNR = 0"),
+       ["negative_likelihood_ratio", "lr-", "nlr", "lrn"], False,
+       "+inf when TNR = 0 < FNR; NaN when FNR = TNR = 0 or a class is absent"),
     _m("dor", lambda tp, fn, fp, tn: _safe(tp * tn, fp * fn), "diagnostic odds ratio",
        ["diagnostic_odds_ratio"], True, "+inf when FP or FN is 0; NaN for 0/0"),
     _m("jaccard", lambda tp, fn, fp, tn: _safe(tp, tp + fn + fp),
@@ -221,7 +242,8 @@ _BINARY = [
        lambda tp, fn, fp, tn: _safe(
            np.sqrt(_safe(tp, tp + fn) * _safe(fp, tn + fp)) - _safe(fp, tn + fp),
            _safe(tp, tp + fn) - _safe(fp, tn + fp)),
-       "prevalence threshold", ["prevalence_threshold"], None, "NaN when TPR = FPR"),
+       "prevalence threshold", ["prevalence_threshold"], None,
+       "NaN when TPR = FPR or a class is absent"),
     _m("gmean", lambda tp, fn, fp, tn: np.sqrt(_safe(tp, tp + fn) * _safe(tn, tn + fp)),
        "geometric mean of TPR and TNR", ["g_mean", "geometric_mean"], True,
        "NaN when a class is absent"),

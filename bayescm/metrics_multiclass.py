@@ -79,8 +79,12 @@ class OneVsRest:
         """Per-class one-vs-rest cells ``(tp, fn, fp, tn)``, each of shape ``(..., K)``."""
         if self._ovr is None:
             tp = self.diag
-            self._ovr = (tp, self.true - tp, self.pred - tp,
-                         self.total[..., None] - self.true - self.pred + tp)
+            tn = self.total[..., None] - self.true - self.pred + tp
+            # the subtraction leaves ~1e-17 where the true negatives are exactly none (all
+            # predictions in one class): snap those to 0, so 0/0 stays NaN and never tiny/tiny
+            tn = np.where(np.abs(tn) <= 16 * np.finfo(float).eps * np.abs(
+                self.total[..., None]), 0.0, tn)
+            self._ovr = (tp, self.true - tp, self.pred - tp, tn)
         return self._ovr  # type: ignore[return-value]
 
     @property
@@ -187,7 +191,9 @@ def _mcc(theta: Any) -> np.ndarray:
     cov_tp = _sum(c.diag) * s - _dot(c.true, c.pred)
     cov_pp = s * s - _dot(c.pred, c.pred)
     cov_tt = s * s - _dot(c.true, c.true)
-    return cov_tp / np.sqrt(cov_pp * cov_tt)
+    den = cov_pp * cov_tt
+    # scikit-learn's convention: 0 when all samples are in one true or one predicted class
+    return np.where((den == 0) & (s > 0), 0.0, cov_tp / np.sqrt(den))
 
 
 def _mean_distance(power: int, root: bool = False) -> Callable[[Any], np.ndarray]:
@@ -273,7 +279,8 @@ def _overall() -> list[Metric]:
           "NaN when both raters put everything in one class"),
         m("mcc", _mcc, "Matthews correlation coefficient (Gorodkin's R_K)",
           ("matthews_corrcoef", "matthews", "r_k", "rk", "gorodkin"), True,
-          "NaN when all samples are in one true class or one predicted class"),
+          "0 when all samples are in one true class or one predicted class (scikit-learn's "
+          "convention); NaN without samples"),
         m("kappa_linear", lambda t: weighted_kappa(t, "linear"),
           "linearly weighted kappa (ordered classes)",
           ("linear_kappa", "weighted_kappa_linear", "cohen_kappa_linear"), True,

@@ -362,6 +362,7 @@ class MulticlassModel:
     """
 
     name = "multiclass"
+    scale_free = True  # every metric is invariant to the scale of theta (counts work)
     parameters = PARAMETERS
     prior_arguments = ("prevalence", "rates")
     parameter_long_names: ClassVar[dict[str, str]] = {

@@ -126,7 +126,10 @@ def test_undefined_point_estimates_are_nan_not_crash():
     cm = bcm.ConfusionMatrix.from_counts(tp=0, fn=5, tn=5, fp=0)  # never predicts positive
     obs = bcm.fit(cm, random_seed=0, draws=50)["observed_metrics"]
     assert np.isnan(obs["ppv"])
-    assert np.isnan(obs["mcc"])
+    # MCC follows scikit-learn's convention for an empty column: 0 (no association measurable)
+    from sklearn.metrics import matthews_corrcoef
+
+    assert float(obs["mcc"]) == matthews_corrcoef([1] * 5 + [0] * 5, [0] * 10) == 0.0
     assert np.isnan(obs["fdr"])
     assert float(obs["tpr"]) == 0.0
     assert float(obs["acc"]) == 0.5

@@ -424,3 +424,32 @@ def test_heavy_priors_warn_naming_the_row() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error", PriorStrengthWarning)
         bcm.fit(cm, draws=50, random_seed=0)  # weak: 0.8 per row, below a tenth of 10 items
+
+
+def test_observed_conventions_follow_scikit_learn_and_stay_exact() -> None:
+    from sklearn.metrics import balanced_accuracy_score, matthews_corrcoef
+
+    from bayescm.metrics import BINARY_METRICS
+
+    # every prediction in one class: NPV and MK of that class are 0/0 (NaN), not 1.0
+    obs = bcm.fit(bcm.ConfusionMatrix([[1, 0, 0], [1, 0, 0], [1, 0, 0]]), draws=20,
+                  random_seed=0)["observed_metrics"]
+    assert np.isnan(obs["npv"].values[0]) and np.isnan(obs["mk"].values).all()
+    assert float(obs["mcc"]) == matthews_corrcoef([0, 1, 2], [0, 0, 0]) == 0.0
+    # binary: MCC 0 for an empty column, balanced accuracy skips the absent class
+    assert float(BINARY_METRICS["mcc"](0, 5, 0, 9)) == 0.0
+    assert float(BINARY_METRICS["bacc"](1, 0, 0, 0)) == balanced_accuracy_score([1], [1]) == 1.0
+    # plain Python numbers: NaN and inf, never ZeroDivisionError
+    assert np.isnan(BINARY_METRICS["ppv"](0, 1, 0, 1))
+    assert np.isposinf(BINARY_METRICS["lr_plus"](1, 0, 0, 1))
+    undefined = bcm.list_metrics()["undefined"]
+    assert "absent" in undefined["lr_plus"] and "absent" in undefined["pt"]
+
+
+def test_observed_at_a_fixed_prevalence_is_the_plug_in() -> None:
+    cm = bcm.ConfusionMatrix.from_counts(tp=45, fn=5, tn=40, fp=10)
+    fit = bcm.fit(cm, prevalence=bcm.Fixed(0.4), random_seed=0)
+    ppv = 0.4 * 0.9 / (0.4 * 0.9 + 0.6 * 0.2)  # Bayes' rule at the fixed prevalence
+    assert float(fit["observed_metrics"]["ppv"]) == pytest.approx(ppv)
+    deployed = bcm.with_prevalence(bcm.fit(cm, random_seed=0), 0.4)
+    assert float(deployed["observed_metrics"]["ppv"]) == pytest.approx(ppv)
