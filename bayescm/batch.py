@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._pipeline import stored_values
+from ._pipeline import observed_derived, stored_values
 from ._random import child, seed_sequence
 from ._resources import check_memory
 from ._validate import check_count_array, check_int, check_real, keyword_checked
@@ -100,9 +100,8 @@ def _chunk_summary(kind: Any, priors: Mapping[str, Any], selected: list[Metric],
 
     rng = np.random.default_rng(child(seq, index))
     params = kind.exact_posterior(counts, priors, rng, chains, draws, names)
-    derived = kind.derive(params, priors, selected)
-    obs_params, obs_theta = kind.observed(counts, priors)
-    observed = kind.derive(obs_params, priors, selected, theta=obs_theta)
+    derived = kind.derive(params, priors, selected, skip=counts.sum(axis=-1) == 0)
+    observed = observed_derived(kind, counts, priors, selected)
     coords = kind.coords()
     m = counts.shape[0]
     frames = []

@@ -236,7 +236,8 @@ class BinaryModel:
         return {p: params[p] for p in self.free(priors)}, theta
 
     def derive(self, params: Mapping[str, np.ndarray], priors: Mapping[str, Any],
-               selected: Sequence[Metric], theta: np.ndarray | None = None
+               selected: Sequence[Metric], theta: np.ndarray | None = None,
+               skip: np.ndarray | None = None
                ) -> dict[str, tuple[tuple[str, ...], np.ndarray]]:
         """Parameters, ``theta`` and metrics as ``{name: (extra_dims, array)}``.
 

@@ -440,8 +440,9 @@ def fit(
         coords["classifier"] = names
     batch = "drop" if names is None else "keep"
 
-    posterior = name_variables(kind.derive(params, priors, selected), box.SAMPLE_DIMS, batch, kind,
-                           selected)
+    absent = counts.sum(axis=-1) == 0  # (B, K): classes without test items
+    posterior = name_variables(kind.derive(params, priors, selected, skip=absent),
+                               box.SAMPLE_DIMS, batch, kind, selected)
     if method == "nuts":
         for name, da in extra.items():
             if name not in posterior:
@@ -487,6 +488,14 @@ def fit(
 
     attrs = tree_attrs(kind, priors, selected, hdi_prob, draws, chains, method=method,
                        **record(seq))
+    if kind.name == "multiclass" and absent.any():
+        labels = np.asarray(kind.labels)
+        missing = {name: labels[row].tolist() for name, row in zip(names or ["_"], absent,
+                                                                     strict=True) if row.any()}
+        attrs["classes_without_items"] = box.json_attr(missing if names else missing["_"])
+        attrs["classes_without_items_note"] = (
+            "no test items: their rows keep the prior (per-class values are prior-only) and "
+            "they are left out of macro/weighted averages and bacc, observed and posterior alike")
     if prior_params is None:
         attrs["prior_note"] = "no prior group: an improper prior (Haldane) cannot be sampled"
     return box.make_tree(groups, attrs)

@@ -61,7 +61,7 @@ class OneVsRest:
     [[3.0, 2.0, 2.0], [1.0, 2.0, 0.0], [1.0, 1.0, 1.0], [5.0, 5.0, 7.0]]
     """
 
-    __slots__ = ("_cache", "_ovr", "diag", "pred", "theta", "total", "true")
+    __slots__ = ("_cache", "_ovr", "diag", "pred", "skip", "theta", "total", "true")
 
     def __init__(self, theta: Any) -> None:
         self.theta = np.asarray(theta, dtype=float)
@@ -73,6 +73,7 @@ class OneVsRest:
         self.total = _sum(self.true)
         self._ovr: tuple[np.ndarray, ...] | None = None
         self._cache: dict[str, np.ndarray] = {}
+        self.skip: np.ndarray | None = None  # classes left out of averages (no test items)
 
     @property
     def ovr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -99,6 +100,13 @@ class OneVsRest:
         if name not in self._cache:
             self._cache[name] = np.asarray(BINARY_METRICS[name].func(*self.ovr), dtype=float)
         return self._cache[name]
+
+    def averaged(self, name: str) -> np.ndarray:
+        """``per_class(name)`` with NaN for the classes in ``skip`` (left out of averages)."""
+        values = self.per_class(name)
+        if self.skip is None:
+            return values
+        return np.where(np.broadcast_to(self.skip, values.shape), np.nan, values)
 
 
 def _sum(x: np.ndarray) -> np.ndarray:
@@ -180,8 +188,7 @@ def _acc(theta: Any) -> np.ndarray:
 
 
 def _bacc(theta: Any) -> np.ndarray:
-    c = _cells(theta)
-    return _nan_average(c.diag / c.true)  # the per-class TPR
+    return _nan_average(_cells(theta).averaged("tpr"))  # mean recall of the classes present
 
 
 def _mcc(theta: Any) -> np.ndarray:
@@ -222,7 +229,7 @@ def _share(axis: str) -> Callable[[Any], np.ndarray]:
 
 def _macro(name: str) -> Callable[[Any], np.ndarray]:
     def func(theta: Any) -> np.ndarray:
-        return _nan_average(_cells(theta).per_class(name))
+        return _nan_average(_cells(theta).averaged(name))
 
     return func
 
@@ -230,7 +237,7 @@ def _macro(name: str) -> Callable[[Any], np.ndarray]:
 def _weighted(name: str) -> Callable[[Any], np.ndarray]:
     def func(theta: Any) -> np.ndarray:
         c = _cells(theta)
-        return _nan_average(c.per_class(name), c.true)
+        return _nan_average(c.averaged(name), c.true)
 
     return func
 

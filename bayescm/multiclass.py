@@ -487,11 +487,15 @@ class MulticlassModel:
         return {p: params[p] for p in self.free(priors)}, theta
 
     def derive(self, params: Mapping[str, np.ndarray], priors: Mapping[str, Any],
-               selected: Sequence[Metric], theta: np.ndarray | None = None
+               selected: Sequence[Metric], theta: np.ndarray | None = None,
+               skip: np.ndarray | None = None
                ) -> dict[str, tuple[tuple[str, ...], np.ndarray]]:
         """Parameters, ``theta`` and metrics as ``{name: (extra_dims, array)}``.
 
         Built-in metrics share one set of one-vs-rest cells; custom metrics get ``theta``.
+        ``skip`` (``(B, K)``, True for classes without test items) leaves those classes out of
+        the macro and weighted averages and the balanced accuracy, as the observed values must
+        (their recall is 0/0): observed and posterior averages then cover the same classes.
         """
         if theta is None:
             fixed = priors["prevalence"]
@@ -503,7 +507,10 @@ class MulticlassModel:
             name: (self.param_dims(name), arr) for name, arr in params.items()}
         builtin = [m for m in selected if MULTICLASS_METRICS.get(m.name) is m]
         custom = [m for m in selected if MULTICLASS_METRICS.get(m.name) is not m]
-        values = evaluate(builtin, (OneVsRest(theta),), shape)
+        cells = OneVsRest(theta)
+        if skip is not None and np.any(skip):
+            cells.skip = np.asarray(skip, dtype=bool)
+        values = evaluate(builtin, (cells,), shape)
         values.update(evaluate(custom, (theta,), shape))
         for m in selected:
             out[m.name] = (("class",) if m.kind == "per_class" else (), values[m.name])

@@ -254,7 +254,9 @@ def with_prevalence(
     groups = {name: box.copy_group(idata, name) for name in idata.children
               if name not in {"posterior_predictive", "posterior", "prior"}}
 
-    post_vars = _exchange(post, kind, priors, selected, deployment, rng, intrinsic, batched)
+    absent = _trees.counts_of(idata, batched).sum(axis=-1) == 0  # classes without items
+    post_vars = _exchange(post, kind, priors, selected, deployment, rng, intrinsic, batched,
+                          absent)
     method = str(post.attrs.get("method", box.root_attrs(idata).get("method", "exact")))
     attrs = {**post.attrs, "deployment_prevalence": box.json_attr(deployment.description)}
     groups["posterior"] = box.make_dataset(post_vars, coords, attrs)
@@ -306,7 +308,7 @@ def with_prevalence(
 
 def _exchange(ds: xr.Dataset, kind: Any, priors: dict[str, Any], selected: list[Metric],
               deployment: _Deployment, rng: np.random.Generator, intrinsic: list[str],
-              batched: bool) -> dict[str, Any]:
+              batched: bool, skip: np.ndarray | None = None) -> dict[str, Any]:
     """Derive ``theta`` and metrics from ``ds``'s intrinsic draws and the new prevalence."""
     missing = [p for p in intrinsic if p not in ds]
     if missing:
@@ -320,5 +322,5 @@ def _exchange(ds: xr.Dataset, kind: Any, priors: dict[str, Any], selected: list[
         new = np.expand_dims(new, 2)  # shared by the whole batch
         params["prevalence"] = np.broadcast_to(
             new, new.shape[:2] + (batch,) + new.shape[3:]).copy()
-    return _trees.named(kind.derive(params, priors, selected), box.SAMPLE_DIMS, batched, kind,
-                        selected)
+    return _trees.named(kind.derive(params, priors, selected, skip=skip), box.SAMPLE_DIMS,
+                        batched, kind, selected)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import numpy as np
@@ -453,3 +454,18 @@ def test_observed_at_a_fixed_prevalence_is_the_plug_in() -> None:
     assert float(fit["observed_metrics"]["ppv"]) == pytest.approx(ppv)
     deployed = bcm.with_prevalence(bcm.fit(cm, random_seed=0), 0.4)
     assert float(deployed["observed_metrics"]["ppv"]) == pytest.approx(ppv)
+
+
+def test_averages_cover_the_same_classes_observed_and_posterior(wordle) -> None:
+    """Class X has no test items: left out of macro/weighted averages and bacc on both sides."""
+    fit = bcm.fit(wordle, random_seed=1)
+    assert json.loads(fit.attrs["classes_without_items"]) == ["X"]
+    table = bcm.summary(fit, var_names=["tpr_macro", "tpr_weighted", "bacc", "ppv_macro"])
+    for name, row in table.iterrows():
+        assert row["hdi_lower"] <= row["observed"] <= row["hdi_upper"], name
+    defined = [c for c in wordle.coords if c != "X"]
+    per_class = fit["posterior"]["tpr"].sel({"class": defined}).mean("class")
+    np.testing.assert_allclose(fit["posterior"]["tpr_macro"].values, per_class.values)
+    moved = bcm.with_prevalence(fit, bcm.Dirichlet([2, 2, 2, 2, 2, 2]), random_seed=2)
+    per_class = moved["posterior"]["tpr"].sel({"class": defined}).mean("class")
+    np.testing.assert_allclose(moved["posterior"]["tpr_macro"].values, per_class.values)
