@@ -199,4 +199,4 @@ def warn_if_shared(attrs_a: Mapping[str, Any], attrs_b: Mapping[str, Any], stack
             "same seed, or generators in the same state), so their draws are not independent "
             "and the comparison is biased (two identical classifiers would never tie). Fit "
             "them with different seeds, or as one batch: bcm.fit({'a': cm_a, 'b': cm_b}).",
-            SharedRandomNumbersWarning, stacklevel=stacklevel)
+            SharedRandomNumbersWarning, stacklevel=stacklevel + 1)  # + the keyword check

@@ -198,7 +198,7 @@ def bootstrap(
         warnings.warn(
             f"{m.name} is undefined (NaN: 0/0, or inf - inf in a difference) in {share:.1%} of "
             "the bootstrap replicates; the interval uses the others and may be unreliable.",
-            RuntimeWarning, stacklevel=2)
+            RuntimeWarning, stacklevel=3)  # past the keyword check, to the caller
     tail = (1.0 - ci) / 2.0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)

@@ -364,4 +364,4 @@ def _warn_divergences(stats: Any, target_accept: float) -> None:
             "follow, so the draws may be biased. Remedies: a higher target_accept (now "
             f"{target_accept}; try 0.95 or 0.99), more tuning (tune=2000), or a stronger prior "
             "on the between-group scales (priors={'sd_logit_tpr': "
-            "bcm.hierarchical.HalfNormal(0.5), ...}).", UserWarning, stacklevel=3)
+            "bcm.hierarchical.HalfNormal(0.5), ...}).", UserWarning, stacklevel=5)  # to the caller
