@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from ._validate import keyword_checked
 from ._version import __version__
 
 __all__ = [
@@ -111,6 +112,7 @@ def read_json_attr(idata: xr.DataTree, key: str) -> Any:
     return json.loads(idata.attrs[key])
 
 
+@keyword_checked
 def save(idata: xr.DataTree, path: str | os.PathLike[str], *, compact: bool = True) -> Path:
     """Write a result tree to netCDF (via a temporary file, so an open file can be replaced).
 
@@ -177,6 +179,7 @@ def write_netcdf(idata: xr.DataTree, path: str | os.PathLike[str], compact: bool
     idata.to_netcdf(path, engine="h5netcdf", encoding=encoding(idata) if compact else None)
 
 
+@keyword_checked
 def load(path: str | os.PathLike[str]) -> xr.DataTree:
     """Read a result tree written by :func:`save` fully into memory (the file is closed after).
 

@@ -16,6 +16,7 @@ import xarray as xr
 
 from . import _container as box
 from ._output import atomic_write
+from ._validate import keyword_checked
 from .summary import informedness, resolve_var_names, summary
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ def figure_metrics(idata: xr.DataTree, metrics: Sequence[str] | None = None) -> 
     return [m for m in chosen if m in present][:6] or default
 
 
+@keyword_checked
 def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | None = None,
            hdi_prob: float | None = None) -> Figure:
     """A plain figure of a result: ``"forest"`` (HDIs) or ``"posterior"`` (histograms).
@@ -162,6 +164,7 @@ def _row_label(name: str, index: str) -> str:
     return index
 
 
+@keyword_checked
 def write_outputs(
     spec: AnalysisSpec,
     idata: xr.DataTree,

@@ -83,6 +83,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from ._validate import keyword_checked
 from .confusion import ConfusionMatrix
 from .priors import Beta, Dirichlet, Fixed, resolve_prior
 
@@ -127,6 +128,7 @@ def _check_keys(table: Any, allowed: tuple[str, ...], section: str, source: Any)
 
 
 # ----------------------------------------------------------------------------- CSV readers
+@keyword_checked
 def read_matrix_csv(path: str | Path, positive: Any = None, ordered: bool = False
                     ) -> ConfusionMatrix:
     """Read a labelled confusion matrix from a CSV file: rows TRUE class, columns PREDICTED.
@@ -202,6 +204,7 @@ def read_matrix_csv(path: str | Path, positive: Any = None, ordered: bool = Fals
     return ConfusionMatrix(matrix, labels=true_labels, positive=positive, ordered=ordered)
 
 
+@keyword_checked
 def read_table_csv(path: str | Path, id_column: str = "id") -> dict[str, ConfusionMatrix]:
     """Read a batch of binary matrices, one per row, with columns ``tp, fn, tn, fp``.
 
@@ -489,6 +492,7 @@ class AnalysisSpec:
         return replace(self, options={**self.options, **options})
 
 
+@keyword_checked
 def load_spec(path: str | Path) -> AnalysisSpec:
     """Read and validate an analysis specification (TOML).
 
@@ -533,6 +537,7 @@ def load_spec(path: str | Path) -> AnalysisSpec:
     return parse_spec(raw, name=path.stem, source=path)
 
 
+@keyword_checked
 def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | None = None
                ) -> AnalysisSpec:
     """Validate a specification given as a mapping (the parsed TOML).

@@ -9,6 +9,7 @@ import pandas as pd
 import xarray as xr
 
 from .. import _container as box
+from .._validate import keyword_checked
 from ..stats import hdi
 from ._common import (
     CHANCE_CORRECTED,
@@ -28,6 +29,7 @@ from ._common import (
 __all__ = ["plot_forest", "plot_paired", "plot_rank_probabilities"]
 
 
+@keyword_checked
 def plot_forest(
     idata: xr.DataTree,
     var: str = "bm",
@@ -145,6 +147,7 @@ def _rank_table(ranks: Any, top: int | None) -> tuple[list[str], np.ndarray, np.
     return names, probs, prizes
 
 
+@keyword_checked
 def plot_rank_probabilities(
     ranks: Any, ax: Any = None, prizes: Any = None, top: int | None = None
 ) -> Any:
@@ -208,6 +211,7 @@ def plot_rank_probabilities(
     return ax
 
 
+@keyword_checked
 def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Any = None,
                 rope: float | None = None, hdi_prob: float | None = None) -> Any:
     """Posterior of the difference A - B of one metric from :func:`bayescm.compare_paired`.

@@ -8,12 +8,14 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from .._validate import keyword_checked
 from ..stats import hdi
 from ._common import draws_of, hdi_prob_of, new_axes
 
 __all__ = ["plot_theta"]
 
 
+@keyword_checked
 def plot_theta(idata: xr.DataTree, ax: Any = None, classifier: Hashable | None = None,
                hdi_prob: float | None = None, var: str = "theta") -> Any:
     """Heatmap of the posterior mean of theta (true x predicted) with each cell's HDI.

@@ -9,6 +9,7 @@ import numpy as np
 import xarray as xr
 
 from .. import _container as box
+from .._validate import keyword_checked
 from ..summary import resolve_var_names
 from ._common import (
     Scale,
@@ -126,6 +127,7 @@ def _title(name: str, classifier: Hashable | None, class_: Hashable | None) -> s
     return ", ".join(parts)
 
 
+@keyword_checked
 def plot_metric(
     idata: xr.DataTree,
     var: str,
@@ -321,6 +323,7 @@ def marks_legend(fig: Any, prob: float, prior: bool = False, predictive: bool = 
                fontsize=8)
 
 
+@keyword_checked
 def plot_metrics(
     idata: xr.DataTree,
     var_names: Iterable[str] | str | None = None,
@@ -410,6 +413,7 @@ def _prior_sources(priors: Any) -> dict[str, xr.Dataset]:
     return {str(priors.attrs.get("prior_name", "prior")): ds}
 
 
+@keyword_checked
 def plot_priors(
     priors: Any,
     var_names: Iterable[str] | str | None = None,

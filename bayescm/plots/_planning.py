@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validate import keyword_checked
 from ..samplesize import SampleSizePlan, mu_bound
 from ._common import new_axes
 
@@ -34,6 +35,7 @@ def _curve(result: Any) -> tuple[np.ndarray, np.ndarray]:
     return n[order], mu[order]
 
 
+@keyword_checked
 def plot_sample_size(result: Any, ax: Any = None, plan: SampleSizePlan | None = None,
                      power: float = 0.95, rule: bool = True) -> Any:
     """Metric uncertainty reached with a given power against the test-set size N (Fig. 6).
