@@ -62,7 +62,7 @@ def test_nothing_is_written_outside_the_output_folder(tmp_path):
     with pytest.raises(ValueError, match="outside the output folder"):
         inside(tmp_path, "../x.nc")
     with pytest.raises(ValueError, match="absolute path"):
-        inside(tmp_path, "/tmp/x.nc")
+        inside(tmp_path, str((tmp_path / "x.nc").resolve()))  # any absolute name
     (tmp_path / "sub").symlink_to(tmp_path.parent)
     with pytest.raises(ValueError, match="outside the output folder"):
         inside(tmp_path, "sub/x.nc")
