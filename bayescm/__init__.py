@@ -15,34 +15,37 @@ Examples
 from importlib import import_module
 from typing import Any
 
-from . import datasets, diagnostics, metrics, priors, stats
-from ._container import load, save
-from ._version import __version__
-from .batch import summarize_batch
-from .compare import leaderboard, prob_superior, rank_probabilities
-from .confusion import ConfusionMatrix, EmptyMatrixWarning
-from .elicit import cells_from_metrics, priors_from_matrix, priors_from_metrics
-from .fitting import fit
-from .metrics import Metric, list_metrics
-from .model import build_model
-from .paired import compare_paired, compare_paired_counts, comparison_table
-from .predictive import posterior_predictive, prior_predictive
-from .prevalence import with_prevalence
-from .priors import Beta, Dirichlet, Fixed, Flat, Haldane, Jeffreys, Laplace, Weak
-from .scores import Scores
-from .sensitivity import prior_sensitivity
-from .simulate import simulate, simulate_counts
-from .spec import load_spec
-from .stats import HDI_PROB
-from .summary import informedness, probability, summary
+from bayescm import metrics, priors
+from bayescm._version import __version__
+from bayescm.analyses.batch import summarize_batch
+from bayescm.analyses.predictive import posterior_predictive, prior_predictive
+from bayescm.analyses.prevalence import with_prevalence
+from bayescm.analyses.sensitivity import prior_sensitivity
+from bayescm.analyses.simulate import simulate, simulate_counts
+from bayescm.analyses.summary import informedness, probability, summary
+from bayescm.comparisons.compare import leaderboard, prob_superior, rank_probabilities
+from bayescm.comparisons.paired import compare_paired, compare_paired_counts, comparison_table
+from bayescm.core import diagnostics, stats
+from bayescm.core.confusion import ConfusionMatrix, EmptyMatrixWarning
+from bayescm.core.container import load, save
+from bayescm.core.scores import Scores
+from bayescm.core.stats import HDI_PROB
+from bayescm.io import datasets
+from bayescm.io.spec import load_spec
+from bayescm.metrics.base import Metric, list_metrics
+from bayescm.models.build import build_model
+from bayescm.models.fitting import fit
+from bayescm.priors.base import Beta, Dirichlet, Fixed, Flat, Haldane, Jeffreys, Laplace, Weak
+from bayescm.priors.elicit import cells_from_metrics, priors_from_matrix, priors_from_metrics
 
 # Submodules with heavier imports (matplotlib) or their own namespace load on first use.
-_LAZY = ("frequentist", "plots", "samplesize", "spec")
+_LAZY = {"frequentist": "bayescm.analyses.frequentist", "plots": "bayescm.plots",
+         "samplesize": "bayescm.analyses.samplesize", "spec": "bayescm.io.spec"}
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        return import_module(f".{name}", __name__)
+        return import_module(_LAZY[name])
     raise AttributeError(f"module 'bayescm' has no attribute {name!r}")
 
 

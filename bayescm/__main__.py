@@ -1,5 +1,5 @@
 """``python -m bayescm``: the command line."""
 
-from .cli import main
+from bayescm.cli import main
 
 raise SystemExit(main())

@@ -124,7 +124,7 @@ def format_table(table: pd.DataFrame) -> str:
 # ------------------------------------------------------------------ analyze
 def _matrix(args: argparse.Namespace) -> Any:
     import bayescm as bcm
-    from bayescm.spec import read_matrix_csv
+    from bayescm.io.spec import read_matrix_csv
 
     cells = [args.tp, args.fn, args.tn, args.fp]
     if args.csv is not None:
@@ -173,8 +173,8 @@ def _plot(idata: Any, path: str, metrics: Sequence[str] | None) -> None:
 
     matplotlib.use("Agg")
     from bayescm import plots
-    from bayescm._output import atomic_write
-    from bayescm.runner import figure_metrics
+    from bayescm.core.files import atomic_write
+    from bayescm.io.runner import figure_metrics
 
     names = figure_metrics(idata, list(metrics) if metrics else None)
     fig = plots.plot_metrics(idata, names, ncols=min(3, len(names)))
@@ -240,7 +240,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ run
 def _run(args: argparse.Namespace) -> int:
-    from bayescm.spec import load_spec
+    from bayescm.io.spec import load_spec
 
     path = Path(args.spec)
     if not path.is_file():

@@ -5,11 +5,11 @@ import time
 import numpy as np
 
 import bayescm as bcm
-from bayescm.predictive import posterior_predictive
-from bayescm.prevalence import with_prevalence
-from bayescm.samplesize import mu_at_power, plan
-from bayescm.simulate import simulate
-from bayescm.stats import hdi
+from bayescm.analyses.predictive import posterior_predictive
+from bayescm.analyses.prevalence import with_prevalence
+from bayescm.analyses.samplesize import mu_at_power, plan
+from bayescm.analyses.simulate import simulate
+from bayescm.core.stats import hdi
 
 
 def timed(label, func):

@@ -15,9 +15,9 @@ import tracemalloc
 import numpy as np
 import xarray as xr
 
-from bayescm.compare import leaderboard, rank_probabilities
-from bayescm.frequentist import bootstrap
-from bayescm.paired import compare_paired
+from bayescm.analyses.frequentist import bootstrap
+from bayescm.comparisons.compare import leaderboard, rank_probabilities
+from bayescm.comparisons.paired import compare_paired
 
 
 def measure(label, func, repeat):

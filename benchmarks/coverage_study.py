@@ -18,8 +18,8 @@ import warnings
 import numpy as np
 
 import bayescm as bcm
-from bayescm.metrics_multiclass import MULTICLASS_METRICS
-from bayescm.stats import hdi
+from bayescm.core.stats import hdi
+from bayescm.metrics.multiclass import MULTICLASS_METRICS
 
 METRICS = ("acc", "tpr_macro", "f1_macro", "kappa")
 
@@ -94,7 +94,7 @@ def paired_coverage(k: int, acc: float, n: int, reps: int, seed: int, prior: obj
 
 
 def main() -> None:
-    from bayescm.fitting import PriorStrengthWarning
+    from bayescm.models.fitting import PriorStrengthWarning
 
     warnings.simplefilter("ignore", PriorStrengthWarning)  # small classes are the point here
     parser = argparse.ArgumentParser()

@@ -3,10 +3,10 @@ import pytest
 from scipy import stats
 
 import bayescm as bcm
-from bayescm.predictive import posterior_predictive, prior_predictive
-from bayescm.prevalence import with_prevalence
-from bayescm.sensitivity import prior_sensitivity
-from bayescm.summary import informedness
+from bayescm.analyses.predictive import posterior_predictive, prior_predictive
+from bayescm.analyses.prevalence import with_prevalence
+from bayescm.analyses.sensitivity import prior_sensitivity
+from bayescm.analyses.summary import informedness
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from conftest import beta_hdi
 from scipy import integrate, stats
 
 import bayescm as bcm
-from bayescm.metrics import BINARY_METRICS
+from bayescm.metrics.base import BINARY_METRICS
 
 
 def test_cocaine_hdis_match_closed_form(cocaine):
@@ -291,7 +291,7 @@ def test_fbeta_matches_sklearn():
 
 
 def test_every_metric_has_working_aliases():
-    from bayescm.metrics import resolve_metrics
+    from bayescm.metrics.base import resolve_metrics
 
     for metric in BINARY_METRICS.values():
         for alias in metric.aliases:
@@ -304,7 +304,7 @@ def test_fixed_prevalence_far_from_the_test_set_warns():
 
     from scipy.stats import binomtest
 
-    from bayescm.fitting import PrevalenceMismatchWarning
+    from bayescm.models.fitting import PrevalenceMismatchWarning
 
     cm = bcm.ConfusionMatrix.from_counts(tp=28, fn=9, tn=3, fp=4)
     assert binomtest(37, 44, 0.5).pvalue < 1e-3

@@ -6,8 +6,8 @@ import arviz_stats
 import numpy as np
 import pytest
 
-from bayescm.diagnostics import ess, rhat, rhat_ess_split
-from bayescm.stats import hdi
+from bayescm.core.diagnostics import ess, rhat, rhat_ess_split
+from bayescm.core.stats import hdi
 
 
 def _ar1(rng, phi, shape, shift=None):

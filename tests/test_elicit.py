@@ -4,13 +4,13 @@ import numpy as np
 import pytest
 
 import bayescm as bcm
-from bayescm.elicit import (
+from bayescm.metrics.base import BINARY_METRICS
+from bayescm.priors.elicit import (
     LINEAR_METRICS,
     cells_from_metrics,
     priors_from_matrix,
     priors_from_metrics,
 )
-from bayescm.metrics import BINARY_METRICS
 
 
 def test_hand_solution_acc_tpr_ppv():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from bayescm.frequentist import binomial_interval, bootstrap
+from bayescm.analyses.frequentist import binomial_interval, bootstrap
 
 GRID = [(0, 1), (1, 1), (0, 10), (3, 10), (10, 10), (1, 37), (26, 26), (500, 1000),
         (999, 1000), (7, 50)]

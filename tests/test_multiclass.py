@@ -13,7 +13,7 @@ from scipy import stats
 from sklearn import metrics as skm
 
 import bayescm as bcm
-from bayescm.metrics_multiclass import MULTICLASS_METRICS, ORDERED_ONLY
+from bayescm.metrics.multiclass import MULTICLASS_METRICS, ORDERED_ONLY
 
 WORDLE_LABELS = ["2", "3", "4", "5", "6", "X"]
 # Kuhn & Johnson, Table 15.5 (left): rows are PREDICTIONS there, so transpose to rows = truth.
@@ -399,8 +399,8 @@ def test_haldane_error_names_the_classifier_and_nuts_path() -> None:
 
 
 def test_summary_fast_hdi_equals_full_sort_hdi() -> None:
-    from bayescm.stats import hdi
-    from bayescm.summary import _hdi_rows
+    from bayescm.analyses.summary import _hdi_rows
+    from bayescm.core.stats import hdi
 
     rng = np.random.default_rng(1)
     draws = np.concatenate([rng.beta(2, 30, size=(5, 4001)), rng.normal(size=(3, 4001)),
@@ -413,7 +413,7 @@ def test_summary_fast_hdi_equals_full_sort_hdi() -> None:
 
 
 def test_heavy_priors_warn_naming_the_row() -> None:
-    from bayescm.fitting import PriorStrengthWarning
+    from bayescm.models.fitting import PriorStrengthWarning
 
     cm = bcm.ConfusionMatrix([[60, 2, 1, 0, 0], [3, 50, 1, 0, 1], [0, 2, 55, 3, 0],
                               [1, 0, 2, 6, 1], [0, 0, 1, 1, 58]], labels=list("abcde"))
@@ -430,7 +430,7 @@ def test_heavy_priors_warn_naming_the_row() -> None:
 def test_observed_conventions_follow_scikit_learn_and_stay_exact() -> None:
     from sklearn.metrics import balanced_accuracy_score, matthews_corrcoef
 
-    from bayescm.metrics import BINARY_METRICS
+    from bayescm.metrics.base import BINARY_METRICS
 
     # every prediction in one class: NPV and MK of that class are 0/0 (NaN), not 1.0
     obs = bcm.fit(bcm.ConfusionMatrix([[1, 0, 0], [1, 0, 0], [1, 0, 0]]), draws=20,

@@ -68,7 +68,7 @@ def test_haldane_posterior_is_dirichlet_of_the_counts() -> None:
 
 
 def _macro_over_present(theta: np.ndarray, present: np.ndarray) -> np.ndarray:
-    from bayescm.metrics_multiclass import OneVsRest
+    from bayescm.metrics.multiclass import OneVsRest
 
     f1 = OneVsRest(theta).per_class("f1")
     return np.nanmean(np.where(present, f1, np.nan), axis=-1)

@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 import bayescm as bcm
-from bayescm.diagnostics import ess
+from bayescm.core.diagnostics import ess
 
 pytestmark = pytest.mark.slow
 

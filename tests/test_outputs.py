@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import bayescm as bcm
-from bayescm._output import atomic_write, inside
 from bayescm.cli import main
-from bayescm.spec import parse_spec
+from bayescm.core.files import atomic_write, inside
+from bayescm.io.spec import parse_spec
 
 COCAINE = bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2)
 
@@ -89,7 +89,7 @@ def test_cli_plot_goes_through_the_writer(tmp_path, umask022):
 
 
 def test_matrix_csv_counts_are_exact(tmp_path):
-    from bayescm.spec import read_matrix_csv
+    from bayescm.io.spec import read_matrix_csv
 
     path = Path(tmp_path) / "m.csv"
     path.write_text(f"t\\p,a,b\na,{2**63 - 1},1\nb,0,5\n")
@@ -98,7 +98,7 @@ def test_matrix_csv_counts_are_exact(tmp_path):
 
 
 def test_saved_results_are_compact_and_summaries_survive(tmp_path):
-    from bayescm.datasets import literature_matrices
+    from bayescm.io.datasets import literature_matrices
 
     mats = dict(list(literature_matrices().items())[:6])
     tree = bcm.fit(mats, random_seed=1)

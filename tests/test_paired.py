@@ -7,9 +7,9 @@ import pytest
 from scipy import stats
 
 import bayescm as bcm
-from bayescm.compare import prob_superior
-from bayescm.frequentist import bootstrap
-from bayescm.paired import compare_paired, compare_paired_counts, comparison_table
+from bayescm.analyses.frequentist import bootstrap
+from bayescm.comparisons.compare import prob_superior
+from bayescm.comparisons.paired import compare_paired, compare_paired_counts, comparison_table
 
 N = 1000
 

@@ -12,7 +12,7 @@ import pytest
 
 import bayescm as bcm
 from bayescm import plots
-from bayescm.datasets import literature_matrices
+from bayescm.io.datasets import literature_matrices
 
 
 @pytest.fixture(autouse=True)
@@ -225,8 +225,8 @@ def test_grids_have_no_empty_panels_and_one_legend():
 def test_spec_figures_share_the_plot_conventions():
     import matplotlib.pyplot as plt
 
-    from bayescm.datasets import literature_matrices
-    from bayescm.runner import figure
+    from bayescm.io.datasets import literature_matrices
+    from bayescm.io.runner import figure
 
     lit = bcm.fit(literature_matrices(), metrics=["bm", "acc"], random_seed=0, draws=200)
     fig = figure(lit, "forest", ["bm", "acc"])

@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 import bayescm as bcm
-from bayescm.datasets import literature_matrices
+from bayescm.io.datasets import literature_matrices
 
 
 @pytest.fixture(scope="module")

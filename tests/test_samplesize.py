@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import optimize, stats
 
-from bayescm.samplesize import (
+from bayescm.analyses.samplesize import (
     beta_hdi,
     mu_at_power,
     mu_bound,

@@ -15,7 +15,7 @@ from sklearn.metrics import (
 )
 
 import bayescm as bcm
-from bayescm.roc import curve_bands
+from bayescm.models.roc import curve_bands
 
 
 def binormal(n: int, d: float, prevalence: float = 0.4, seed: int = 0

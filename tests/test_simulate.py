@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 
 import bayescm as bcm
-from bayescm.simulate import simulate, simulate_counts
-from bayescm.stats import hdi
+from bayescm.analyses.simulate import simulate, simulate_counts
+from bayescm.core.stats import hdi
 
 
 def test_counts_follow_the_multinomial():

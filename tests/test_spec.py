@@ -12,7 +12,7 @@ import pytest
 matplotlib.use("Agg")
 
 import bayescm as bcm
-from bayescm.spec import SpecError, load_spec, parse_spec
+from bayescm.io.spec import SpecError, load_spec, parse_spec
 
 MODELS = sorted((Path(__file__).resolve().parents[1] / "models").glob("*.toml"))
 

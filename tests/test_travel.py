@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import bayescm as bcm
-from bayescm.metrics import BINARY_METRICS, fbeta
-from bayescm.metrics_multiclass import MULTICLASS_METRICS
-from bayescm.multiclass import PresetDirichlet, RatesByClass
-from bayescm.spec import load_spec
+from bayescm.io.spec import load_spec
+from bayescm.metrics.base import BINARY_METRICS, fbeta
+from bayescm.metrics.multiclass import MULTICLASS_METRICS
+from bayescm.models.multiclass import PresetDirichlet, RatesByClass
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 COCAINE = bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2)

@@ -18,10 +18,10 @@ plot_paired               difference of two classifiers with its ROPE
 ========================  ===================================================  ============
 """
 
-from ._batch import plot_forest, plot_paired, plot_rank_probabilities
-from ._matrix import plot_theta
-from ._metric import plot_metric, plot_metrics, plot_priors
-from ._planning import plot_sample_size
+from bayescm.plots._batch import plot_forest, plot_paired, plot_rank_probabilities
+from bayescm.plots._matrix import plot_theta
+from bayescm.plots._metric import plot_metric, plot_metrics, plot_priors
+from bayescm.plots._planning import plot_sample_size
 
 __all__ = [
     "plot_forest",

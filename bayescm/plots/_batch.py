@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _container as box
-from .._validate import keyword_checked
-from ..stats import hdi
-from ._common import (
+from bayescm.core import container as box
+from bayescm.core.stats import hdi
+from bayescm.core.validate import keyword_checked
+from bayescm.plots._common import (
     CHANCE_CORRECTED,
     bounded_kde,
     draws_of,
@@ -68,7 +68,7 @@ def plot_forest(
     Examples
     --------
     >>> import bayescm as bcm
-    >>> from bayescm.datasets import literature_matrices
+    >>> from bayescm.io.datasets import literature_matrices
     >>> from bayescm.plots import plot_forest
     >>> idata = bcm.fit(literature_matrices(), metrics=["bm"], draws=500, random_seed=0)
     >>> ax = plot_forest(idata, "bm")

@@ -10,9 +10,9 @@ import numpy as np
 import xarray as xr
 from matplotlib import ticker
 
-from .. import _container as box
-from ..stats import HDI_PROB, check_prob, hdi
-from ..summary import resolve_var_names
+from bayescm.analyses.summary import resolve_var_names
+from bayescm.core import container as box
+from bayescm.core.stats import HDI_PROB, check_prob, hdi
 
 __all__ = [
     "Scale", "bounded_kde", "display_name", "draws_of", "format_value", "hdi_prob_of",
@@ -180,7 +180,7 @@ def bounded_kde(x: np.ndarray, lower: float = -np.inf, upper: float = np.inf,
 
 
 def interval(x: np.ndarray, prob: float) -> tuple[float, float]:
-    """HDI of flat draws (the rule of :func:`bayescm.stats.hdi`, as in ``bcm.summary``)."""
+    """HDI of flat draws (the rule of :func:`bayescm.core.stats.hdi`, as in ``bcm.summary``)."""
     lo, hi = hdi(x, prob)
     return float(lo), float(hi)
 

@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .._validate import keyword_checked
-from ..stats import hdi
-from ._common import draws_of, hdi_prob_of, new_axes
+from bayescm.core.stats import hdi
+from bayescm.core.validate import keyword_checked
+from bayescm.plots._common import draws_of, hdi_prob_of, new_axes
 
 __all__ = ["plot_theta"]
 

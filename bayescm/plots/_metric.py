@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .. import _container as box
-from .._validate import keyword_checked
-from ..summary import resolve_var_names
-from ._common import (
+from bayescm.analyses.summary import resolve_var_names
+from bayescm.core import container as box
+from bayescm.core.validate import keyword_checked
+from bayescm.plots._common import (
     Scale,
     bounded_kde,
     display_name,
@@ -189,7 +189,7 @@ def plot_metric(
     See Also
     --------
     plot_metrics : a grid of metrics.
-    bayescm.summary : the same numbers as a table.
+    bayescm.analyses.summary : the same numbers as a table.
 
     Examples
     --------

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import keyword_checked
-from ..samplesize import SampleSizePlan, mu_bound
-from ._common import new_axes
+from bayescm.analyses.samplesize import SampleSizePlan, mu_bound
+from bayescm.core.validate import keyword_checked
+from bayescm.plots._common import new_axes
 
 __all__ = ["plot_sample_size"]
 
@@ -41,12 +41,12 @@ def plot_sample_size(result: Any, ax: Any = None, plan: SampleSizePlan | None = 
     """Metric uncertainty reached with a given power against the test-set size N (Fig. 6).
 
     Draws the simulated MU curve on a log N axis, the rule of thumb MU <~ 2 / sqrt(N) and,
-    given a :class:`~bayescm.samplesize.SampleSizePlan`, its target and the N it found.
+    given a :class:`~bayescm.analyses.samplesize.SampleSizePlan`, its target and the N it found.
 
     Parameters
     ----------
     result : mapping or DataFrame with ``n`` and ``mu``, or a tuple ``(n, mu)``
-        Sizes and the MU at each, e.g. from :func:`bayescm.samplesize.mu_at_power`.
+        Sizes and the MU at each, e.g. from :func:`bayescm.analyses.samplesize.mu_at_power`.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure.
     plan : SampleSizePlan, optional

@@ -1,0 +1,243 @@
+"""Predictive distributions: synthetic confusion matrices (posterior) and metric priors (prior).
+
+* :func:`posterior_predictive` draws one synthetic confusion matrix of ``n`` samples per
+  posterior draw, ``V ~ Multinomial(n, theta)`` (Caelen's approach, the paper's Fig. 2), and
+  computes every metric on ``V / n``. This is what a *replication* of the test with ``n``
+  samples would show, not the uncertainty of the metric itself: by the law of total variance
+  ``Var(V_i / n) = E[theta_i (1 - theta_i)] / n + Var(theta_i)``, which for a Dirichlet
+  posterior with concentration ``alpha_0`` is ``(1 + alpha_0 / n) Var(theta_i)``
+  (supporting information, eq. S8): about twice the posterior variance at the observed ``n``.
+* :func:`prior_predictive` gives the priors that the parameter priors imply on every metric,
+  without data (supporting information, Figs. S1 and S2): flat priors on prevalence, TPR and TNR
+  are far from flat on PPV, MCC or F1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from bayescm.core import container as box
+from bayescm.core.resources import check_memory
+from bayescm.core.stats import HDI_PROB, check_prob
+from bayescm.core.streams import generator, record, seed_sequence
+from bayescm.core.validate import check_int_array, keyword_checked
+from bayescm.metrics.base import Metric, resolve_metrics
+from bayescm.models import trees as _trees
+from bayescm.models.binary import BinaryModel
+from bayescm.models.build import checked_overrides
+from bayescm.models.pipeline import (
+    check_int,
+    constant_data,
+    prior_draws,
+    seeds,
+    stored_values,
+    tree_attrs,
+)
+
+__all__ = ["posterior_predictive", "prior_predictive"]
+
+
+def _sample_size(n: Any, observed: np.ndarray) -> np.ndarray:
+    """Per-classifier sample sizes ``(B,)``: the observed N or the user's ``n``."""
+    if n is None:
+        if np.any(observed < 1):
+            raise ValueError("A matrix has no observations; pass n= (the synthetic sample size).")
+        return observed
+    if isinstance(n, (bool, np.bool_, str, bytes)):
+        raise TypeError(f"n must be a whole number of samples (or one per classifier), got {n!r}.")
+    raw = np.asarray(n) if not isinstance(n, int) else None
+    if raw is not None and raw.dtype.kind == "f" and np.all(np.isfinite(raw)) and np.any(
+            raw != np.round(raw)):
+        raise TypeError(f"n must be a whole number of samples (or one per classifier), got {n!r}.")
+    arr = check_int_array(n, "n (the synthetic sample size)", 1)
+    if arr.ndim > 1 or (arr.ndim == 1 and arr.size != observed.size):
+        raise ValueError(f"n must be one number or one per classifier ({observed.size}), "
+                         f"got shape {arr.shape}.")
+    return np.broadcast_to(arr.astype(np.int64), observed.shape)
+
+
+@keyword_checked
+def posterior_predictive(
+    idata: xr.DataTree,
+    n: int | Sequence[int] | None = None,
+    random_seed: int | np.random.Generator | None = None,
+    *,
+    metrics: Iterable[str | Metric] | str | Metric | None = None,
+) -> xr.DataTree:
+    """Add synthetic confusion matrices of ``n`` samples and their metrics (Caelen's approach).
+
+    For every posterior draw of ``theta`` one matrix ``V ~ Multinomial(n, theta)`` is drawn
+    (vectorised over chains, draws and classifiers), and the parameters and metrics are
+    evaluated on ``V / n``, exactly as ``observed_metrics`` is evaluated on the observed
+    counts. Use it to ask what a replication with ``n`` samples would report; the posterior
+    itself is the uncertainty of the metric (paper, Fig. 2).
+
+    Parameters
+    ----------
+    idata : xarray.DataTree
+        A result of :func:`~bayescm.fit`.
+    n : int or sequence of int, optional
+        Samples per synthetic matrix (one number, or one per classifier); default the observed
+        N of each classifier.
+    random_seed : int, numpy SeedSequence or Generator, optional
+        Seed of the multinomial draws (recorded in the group's attributes).
+    metrics : list of str or Metric, optional
+        Metrics to compute; default the fit's (custom metrics must be passed again, see
+        :func:`~bayescm.analyses.prevalence.with_prevalence`).
+
+    Returns
+    -------
+    xarray.DataTree
+        A copy of ``idata`` with a ``posterior_predictive`` group: ``counts`` (dims ``chain,
+        draw, [classifier], true_class, pred_class``), the parameters, ``theta = counts / n``
+        and every metric. Metrics that are 0/0 on a synthetic matrix are NaN (undefined).
+
+    Examples
+    --------
+    With one observation (TP = 1) the synthetic accuracy is 0 or 1 (paper, Fig. 2A):
+
+    >>> import numpy as np, bayescm as bcm
+    >>> from bayescm.analyses.predictive import posterior_predictive
+    >>> cm = bcm.ConfusionMatrix.from_counts(tp=1, fn=0, tn=0, fp=0)
+    >>> pp = posterior_predictive(bcm.fit(cm, random_seed=0, draws=500), random_seed=0)
+    >>> np.unique(pp["posterior_predictive"]["acc"].values).tolist()
+    [0.0, 1.0]
+    """
+    kind = _trees.kind_of(idata)
+    priors = _trees.decoded_priors(idata)
+    selected = _trees.selected_metrics(idata, kind, priors, metrics, "posterior_predictive")
+    post = box.get_group(idata, "posterior")
+    batched = "classifier" in post.dims
+    order = ["chain", "draw"] + (["classifier"] if batched else []) + ["true_class", "pred_class"]
+    theta = np.asarray(post["theta"].transpose(*order).values, dtype=float)
+    if not batched:
+        theta = theta[:, :, None]
+    observed = _trees.counts_of(idata, batched).sum(axis=(-2, -1))
+    sizes = _sample_size(n, observed)
+    k = theta.shape[-1]
+    pvals = np.clip(theta.reshape(theta.shape[:-2] + (k * k,)), 0.0, None)
+    pvals /= pvals.sum(axis=-1, keepdims=True)
+    check_memory(2.0 * theta.size * (1 + len(selected)), "This posterior predictive",
+                 ["fewer metrics (metrics=[...])", "a fit with fewer draws"])
+    rng, seq = generator(random_seed)
+    counts = rng.multinomial(sizes, pvals).reshape(theta.shape)
+
+    params, synthetic_theta = kind.observed(counts, priors)
+    variables = _trees.named(kind.derive(params, priors, selected, theta=synthetic_theta),
+                             box.SAMPLE_DIMS, batched, kind, selected)
+    lead = box.SAMPLE_DIMS + (("classifier",) if batched else ())
+    variables["counts"] = (lead + ("true_class", "pred_class"),
+                           counts if batched else counts[:, :, 0],
+                           {"long_name": "synthetic confusion matrix counts (rows true)"})
+    variables["theta"] = (variables["theta"][0], variables["theta"][1],
+                          {"long_name": "synthetic proportions counts / n"})
+    coords = _trees.coords_of(idata, kind, post)
+    ds = box.make_dataset(variables, coords, {
+        "n": box.json_attr(sizes.tolist() if batched else int(sizes[0])),
+        **record(seq),
+        "note": "V ~ Multinomial(n, theta) per posterior draw; metrics on V / n. Their spread "
+                "is that of a replication with n samples, (1 + alpha_0 / n) times the "
+                "posterior variance, not the metric's uncertainty.",
+    })
+    out = idata.copy(deep=True)  # the result owns its arrays: writing into it leaves idata alone
+    box.set_group(out, "posterior_predictive", ds)
+    return out
+
+
+@keyword_checked
+def prior_predictive(
+    prior: Any = None,
+    prevalence: Any = None,
+    tpr: Any = None,
+    tnr: Any = None,
+    *,
+    rates: Any = None,
+    labels: Sequence[Any] | None = None,
+    ordered: bool = False,
+    draws: int = 5000,
+    chains: int = 4,
+    random_seed: int | np.random.Generator | None = None,
+    metrics: Iterable[str | Metric] | str | Metric | None = None,
+    hdi_prob: float = HDI_PROB,
+) -> xr.DataTree:
+    """The priors on every metric implied by the parameter priors, without any data.
+
+    Draws the parameters from their priors (NumPy for Beta/Dirichlet priors, PyMC for custom
+    ones) and derives ``theta`` and every metric with the same functions as :func:`~bayescm.fit`,
+    so the ``prior`` group has the same layout as a fit's. Flat (Laplace) priors on prevalence,
+    TPR and TNR give peaked priors on PPV, ACC or MCC; Jeffreys priors give U-shaped ones
+    (supporting information, Figs. S1 and S2).
+
+    Parameters
+    ----------
+    prior, prevalence, tpr, tnr, rates
+        As in :func:`~bayescm.fit` (improper priors such as Haldane cannot be sampled).
+    labels : sequence, optional
+        Class labels. Default (or two labels) a binary model with the first label positive;
+        three or more labels give the multiclass model.
+    ordered : bool, default False
+        Multiclass: whether the classes are ordered (adds weighted Kappa).
+    draws, chains, random_seed, metrics, hdi_prob
+        As in :func:`~bayescm.fit`.
+
+    Returns
+    -------
+    xarray.DataTree
+        Groups ``prior`` (dims ``chain, draw`` and class dims) and, for a fixed prevalence,
+        ``constant_data``; root attributes as written by ``fit``.
+
+    Examples
+    --------
+    Uniform priors on prevalence, TPR and TNR make accuracy's prior peak at 1/2:
+
+    >>> from bayescm.analyses.predictive import prior_predictive
+    >>> tree = prior_predictive(random_seed=0, draws=2000)
+    >>> acc = tree["prior"]["acc"].values
+    >>> bool(((acc > 0.4) & (acc < 0.6)).mean() > 0.2)
+    True
+    """
+    draws = check_int(draws, "draws", 1)
+    chains = check_int(chains, "chains", 1)
+    hdi_prob = check_prob(hdi_prob)
+    if isinstance(labels, (str, bytes)):
+        raise TypeError(f"labels must be a sequence of class labels, got the string {labels!r}.")
+    labels = ["positive", "negative"] if labels is None else [str(v) for v in labels]
+    if len(labels) < 2 or len(set(labels)) != len(labels):
+        raise ValueError(f"labels must name at least 2 distinct classes, got {labels}.")
+    if len(labels) == 2:
+        kind: Any = BinaryModel(labels)
+    else:
+        from bayescm.models.multiclass import MulticlassModel
+
+        kind = MulticlassModel(labels, ordered=ordered)
+    overrides = checked_overrides(kind, {"prevalence": prevalence, "tpr": tpr, "tnr": tnr,
+                                          "rates": rates})
+    priors = kind.resolve_priors(prior, overrides)
+    if kind.improper(priors):
+        raise ValueError("An improper prior (Haldane) cannot be sampled, so it implies no "
+                         "distribution on the metrics; use 'laplace', 'jeffreys' or a Beta.")
+    selected = kind.select_metrics(resolve_metrics(metrics, kind.catalogue, kind.name), priors)
+    seq = seed_sequence(random_seed)
+    check_memory(stored_values(kind, selected, 0, chains, draws), "This prior predictive",
+                 ["fewer draws (draws=, chains=)", "only the metrics you need (metrics=[...])"])
+    _, rng, _ = seeds(seq)
+    k = len(labels)
+    zeros = np.zeros((1, k, k), dtype=np.int64)
+    params, batched = prior_draws(kind, priors, None, zeros, rng, chains, draws)
+    assert params is not None
+    if not batched:
+        params = {p: v[:, :, None] for p, v in params.items()}
+    coords: dict[str, Any] = {"chain": np.arange(chains), "draw": np.arange(draws),
+                              **kind.coords()}
+    groups = {"prior": box.make_dataset(
+        _trees.named(kind.derive(params, priors, selected), box.SAMPLE_DIMS, False, kind,
+                     selected), coords, {"note": "metric priors implied by the parameter priors"})}
+    fixed = constant_data(kind, priors, coords)
+    if fixed is not None:
+        groups["constant_data"] = fixed
+    attrs = tree_attrs(kind, priors, selected, hdi_prob, draws, chains, **record(seq))
+    return box.make_tree(groups, attrs)

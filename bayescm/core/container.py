@@ -1,0 +1,202 @@
+"""Every access to the result container lives here, so a container change touches one file.
+
+Results are ``xarray.DataTree`` objects that follow ArviZ's InferenceData schema: one child node
+per group (``posterior``, ``prior``, ``observed_data``, ...), each holding a Dataset.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from bayescm._version import __version__
+from bayescm.core.validate import keyword_checked
+
+__all__ = [
+    "SAMPLE_DIMS", "check_tree", "copy_group", "get_group", "has_group", "json_attr", "load",
+    "make_dataset", "make_tree", "read_json_attr", "root_attrs", "save", "set_group",
+]
+
+SAMPLE_DIMS = ("chain", "draw")
+
+Variables = Mapping[str, tuple[tuple[str, ...], np.ndarray, Mapping[str, Any]]]
+
+
+def _provenance() -> dict[str, str]:
+    return {
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "creation_library": "bayescm",
+        "creation_library_version": __version__,
+    }
+
+
+def make_dataset(variables: Variables, coords: Mapping[str, Any], attrs: Mapping[str, Any] = ()
+                 ) -> xr.Dataset:
+    """Build a Dataset from ``{name: (dims, array, attrs)}`` with provenance attributes."""
+    used = {d for dims, _, _ in variables.values() for d in dims}
+    data_vars = {
+        name: xr.Variable(dims, arr, dict(va)) for name, (dims, arr, va) in variables.items()
+    }
+    ds_coords = {k: v for k, v in coords.items() if k in used}
+    return xr.Dataset(data_vars, coords=ds_coords, attrs={**_provenance(), **dict(attrs)})
+
+
+def make_tree(groups: Mapping[str, xr.Dataset], attrs: Mapping[str, Any]) -> xr.DataTree:
+    """Assemble groups into a DataTree with root attributes."""
+    tree = xr.DataTree.from_dict({f"/{name}": ds for name, ds in groups.items()})
+    tree.attrs.update({**_provenance(), **dict(attrs)})
+    return tree
+
+
+def has_group(idata: xr.DataTree, name: str) -> bool:
+    """Whether ``idata`` has the group ``name``."""
+    return name in idata.children
+
+
+def check_tree(idata: object) -> xr.DataTree:
+    """Return ``idata`` if it is a valid result tree (see :func:`bayescm.core.schema.validate`).
+
+    A TypeError for what is not a tree, a ValueError naming a missing or malformed attribute.
+    """
+    from bayescm.core.schema import validate
+
+    validate(idata)
+    return idata  # type: ignore[return-value]
+
+
+def get_group(idata: xr.DataTree, name: str, *, foreign: bool = False) -> xr.Dataset:
+    """The group ``name`` as a Dataset; a clear error if the tree lacks it.
+
+    ``foreign=True`` reads a tree bayescm did not write (PyMC's trace) without checking it as
+    a bayescm result.
+    """
+    if not foreign:
+        check_tree(idata)
+    elif not isinstance(idata, xr.DataTree):
+        raise TypeError(f"Expected an xarray.DataTree, got {type(idata).__name__}.")
+    if name not in idata.children:
+        have = ", ".join(idata.children) or "none"
+        raise KeyError(f"The result has no {name!r} group (groups: {have}).")
+    return idata[name].to_dataset()
+
+
+def copy_group(idata: xr.DataTree, name: str) -> xr.Dataset:
+    """The group ``name`` as a Dataset that owns its arrays (for trees derived from ``idata``)."""
+    return get_group(idata, name).copy(deep=True)
+
+
+def set_group(idata: xr.DataTree, name: str, ds: xr.Dataset) -> None:
+    """Add or replace a group in place (``idata.name = ...`` would silently detach a copy)."""
+    idata[name] = xr.DataTree(ds)
+
+
+def root_attrs(idata: xr.DataTree) -> dict[str, Any]:
+    """The root attributes (method, model kind, priors, ...)."""
+    return dict(idata.attrs)
+
+
+def json_attr(value: Any) -> str:
+    """Encode a structured attribute as JSON (netCDF attributes cannot hold dicts)."""
+    return json.dumps(value, sort_keys=True)
+
+
+def read_json_attr(idata: xr.DataTree, key: str) -> Any:
+    """Decode a JSON root attribute written by :func:`json_attr`."""
+    return json.loads(idata.attrs[key])
+
+
+@keyword_checked
+def save(idata: xr.DataTree, path: str | os.PathLike[str], *, compact: bool = True) -> Path:
+    """Write a result tree to netCDF (via a temporary file, so an open file can be replaced).
+
+    Parameters
+    ----------
+    idata : xarray.DataTree
+        A result of bayescm (checked: anything else is refused).
+    path : str or Path
+        Destination; a symbolic link there is replaced, not followed.
+    compact : bool, default True
+        Store the draws as float32 with gzip compression (about 40 % of the size; summaries
+        unchanged within a small fraction of their Monte Carlo error). ``False`` stores
+        every value exactly.
+
+    Returns
+    -------
+    Path
+
+    Examples
+    --------
+    >>> import bayescm as bcm, tempfile, os
+    >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=5, fn=1, tn=4, fp=2), random_seed=0)
+    >>> path = bcm.save(idata, os.path.join(tempfile.mkdtemp(), "fit.nc"))
+    >>> bcm.load(path)["posterior"]["tpr"].shape
+    (4, 5000)
+    """
+    from bayescm.core.files import atomic_write
+
+    check_tree(idata)
+    if not isinstance(compact, bool):
+        raise TypeError(f"compact must be True or False, got {compact!r}.")
+    return atomic_write(path, lambda tmp: write_netcdf(idata, tmp, compact=compact))
+
+
+COMPACT_GROUPS = ("posterior", "prior", "posterior_predictive")
+"""Groups of draws stored as float32 (7 significant digits: far below Monte Carlo error)."""
+
+
+def encoding(idata: xr.DataTree) -> dict[str, dict[str, dict[str, Any]]]:
+    """The netCDF encoding: gzip for every variable, float32 for the float draws.
+
+    Counts, observed values and diagnostics keep their exact types. Draws in float32 keep 24
+    bits (relative 6e-8): no summary moves by a measurable fraction of its Monte Carlo error
+    (tested), and the file is about 40 % of the float64 one.
+    """
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for name, node in idata.children.items():
+        group: dict[str, dict[str, Any]] = {}
+        for var, da in node.to_dataset().data_vars.items():
+            enc: dict[str, Any] = {"compression": "gzip", "compression_opts": 4,
+                                   "shuffle": True}
+            if name in COMPACT_GROUPS and da.dtype == np.float64:
+                enc["dtype"] = "float32"
+            if da.ndim == 0 or da.dtype.kind not in "iuf":
+                enc = {}
+            group[str(var)] = enc
+        out[f"/{name}"] = group
+    return out
+
+
+def write_netcdf(idata: xr.DataTree, path: str | os.PathLike[str], compact: bool = True
+                 ) -> None:
+    """Write ``idata`` (compactly: see :func:`encoding`); the one place trees become files."""
+    idata.to_netcdf(path, engine="h5netcdf", encoding=encoding(idata) if compact else None)
+
+
+@keyword_checked
+def load(path: str | os.PathLike[str]) -> xr.DataTree:
+    """Read a result tree written by :func:`save` fully into memory (the file is closed after).
+
+    Examples
+    --------
+    See :func:`save`.
+    """
+    from bayescm.core.schema import validate
+
+    with xr.open_datatree(path, engine="h5netcdf") as tree:
+        out = tree.load().copy()
+    for node in out.subtree:  # float32 draws come back as float64 for computing
+        for var in list(node.data_vars):
+            if node[var].dtype == np.float32:
+                node[var] = node[var].astype(np.float64)
+    try:
+        validate(out)
+    except ValueError as err:
+        raise ValueError(f"{path}: {err}") from None
+    return out

@@ -1,0 +1,263 @@
+"""Scored test items: true labels and one or more classifiers' scores, validated.
+
+A :class:`Scores` object is to soft predictions what :class:`~bayescm.ConfusionMatrix` is to
+hard ones: the validated data of a test set. Each classifier gives one real-valued score per
+item (higher means "more positive"; a probability when the Brier score, the log-loss and
+calibration are wanted), and several classifiers scored on the *same* items are kept together
+so that they can be compared on one posterior (:mod:`bayescm.models.roc`).
+"""
+
+from __future__ import annotations
+
+import csv
+import numbers
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bayescm.core.validate import keyword_checked
+
+__all__ = ["Scores"]
+
+
+def _labels(y_true: Any) -> np.ndarray:
+    if isinstance(y_true, (str, bytes)):
+        raise TypeError("y_true must be a sequence of labels, not a single string.")
+    if np.ma.isMaskedArray(y_true) and np.ma.getmaskarray(y_true).any():
+        raise ValueError("y_true is a masked array with masked entries; a masked label is "
+                         "missing: drop those items first.")
+    if hasattr(y_true, "to_numpy") and not isinstance(y_true, np.ndarray):
+        y_true = y_true.to_numpy(dtype=object)
+    arr = np.asarray(np.ma.getdata(y_true) if np.ma.isMaskedArray(y_true) else y_true,
+                     dtype=object)
+    if arr.ndim != 1:
+        raise ValueError(f"y_true must be one-dimensional, got shape {arr.shape}.")
+    for v in arr.tolist():
+        if v is None or (isinstance(v, float) and np.isnan(v)) or type(v).__name__ in (
+                "NAType", "NaTType"):
+            raise ValueError(f"y_true contains a missing label ({v!r}); drop those items first.")
+    return arr
+
+
+def _score_vector(values: Any, name: str, n: int) -> np.ndarray:
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"The scores of {name} must be numbers, not a string.")
+    if np.ma.isMaskedArray(values) and np.ma.getmaskarray(values).any():
+        raise ValueError(f"The scores of {name} are a masked array with masked entries; "
+                         "score every item or drop the unscored ones.")
+    if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):
+        values = values.to_numpy()
+    arr = np.asarray(np.ma.getdata(values) if np.ma.isMaskedArray(values) else values)
+    if arr.dtype == object:
+        if any(isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)
+               for v in arr.reshape(-1).tolist()):
+            raise TypeError(f"The scores of {name} must be real numbers.")
+        arr = arr.astype(float)
+    if arr.dtype == bool or arr.dtype.kind not in "iuf":
+        raise TypeError(f"The scores of {name} must be real numbers, got dtype {arr.dtype}.")
+    if arr.ndim != 1:
+        raise ValueError(f"The scores of {name} must be one-dimensional, got shape {arr.shape}.")
+    if arr.size != n:
+        raise ValueError(f"The scores of {name} have {arr.size} entries but y_true has {n}; "
+                         "every classifier must score the same items.")
+    out = arr.astype(float)
+    bad = ~np.isfinite(out)
+    if bad.any():
+        raise ValueError(f"The scores of {name} contain {out[bad][0]} at item "
+                         f"{int(np.argmax(bad))}; every score must be a finite number.")
+    out.setflags(write=False)
+    return out
+
+
+def _rebuild_scores(y: list[bool], scores: dict[str, list[float]], positive: Hashable,
+                    labels: tuple[Hashable, Hashable]) -> Scores:
+    """A Scores object from the state written by ``__reduce__`` (already validated)."""
+    obj = object.__new__(Scores)
+    arr = np.array(y, dtype=bool)
+    arr.setflags(write=False)
+    vectors = {}
+    for name, values in scores.items():
+        v = np.array(values, dtype=float)
+        v.setflags(write=False)
+        vectors[name] = v
+    obj._y, obj._scores, obj._positive, obj._labels = arr, vectors, positive, labels
+    return obj
+
+
+class Scores:
+    """True labels and the scores of one or more classifiers on the same test items.
+
+    Parameters
+    ----------
+    y_true : sequence of hashable
+        The true class of each item; exactly two distinct labels.
+    scores : array-like of float, or mapping of name -> array-like
+        One score per item (higher = more positive), or several classifiers' scores on the
+        same items (``{"A": scores_a, "B": scores_b}``), analysed jointly.
+    positive : hashable, optional
+        The positive class. Required unless the labels are ``{0, 1}`` or ``{False, True}``,
+        where the positive class is 1 / True (scikit-learn's convention).
+
+    Raises
+    ------
+    TypeError
+        Non-numeric or boolean scores, a string instead of a sequence.
+    ValueError
+        NaN or infinite scores, mismatched lengths, missing labels, fewer or more than two
+        classes, a ``positive`` that is not among the labels.
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> s = bcm.Scores([1, 0, 1, 1, 0], {"A": [0.9, 0.2, 0.6, 0.7, 0.4],
+    ...                                  "B": [0.8, 0.5, 0.3, 0.9, 0.1]})
+    >>> s.names, s.n_pos, s.n_neg
+    (['A', 'B'], 3, 2)
+    """
+
+    __slots__ = ("_labels", "_positive", "_scores", "_y")
+
+    @keyword_checked
+    def __init__(self, y_true: Iterable[Hashable], scores: Any,
+                 positive: Hashable | None = None) -> None:
+        labels = _labels(y_true)
+        if labels.size == 0:
+            raise ValueError("y_true is empty: there are no test items.")
+        classes = list(dict.fromkeys(labels.tolist()))
+        if len(classes) != 2:
+            raise ValueError(
+                f"Scores need exactly two classes in y_true, got {len(classes)}: "
+                f"{classes[:5]}. A single class gives no ROC curve; relabel multiclass data "
+                "one-vs-rest.")
+        if positive is None:
+            if set(classes) <= {0, 1}:  # also {False, True}
+                positive = True if all(isinstance(c, (bool, np.bool_)) for c in classes) else 1
+            else:
+                raise ValueError(f"Name the positive class with positive=, one of {classes}.")
+        if positive not in classes:
+            raise ValueError(f"positive={positive!r} is not one of the labels {classes}.")
+        y = np.array([v == positive for v in labels.tolist()], dtype=bool)
+        y.setflags(write=False)
+        if isinstance(scores, Mapping):
+            if not scores:
+                raise ValueError("scores is an empty mapping; give at least one classifier.")
+            names = [str(k) for k in scores]
+            if len(set(names)) != len(names):
+                raise ValueError("Classifier names must be unique as strings.")
+            vectors = {name: _score_vector(v, repr(name), y.size)
+                       for name, v in zip(names, scores.values(), strict=True)}
+        else:
+            vectors = {"A": _score_vector(scores, "the classifier", y.size)}
+        negative = next(c for c in classes if c != positive)
+        self._y = y
+        self._scores = vectors
+        self._positive = positive
+        self._labels = (positive, negative)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_scores, (self._y.tolist(), {k: v.tolist() for k, v in
+                                                     self._scores.items()},
+                                  self._positive, self._labels))
+
+    @classmethod
+    @keyword_checked
+    def from_csv(cls, path: str | Path, label: str, score: str | Sequence[str],
+                 positive: Hashable | None = None) -> Scores:
+        """Read labels and score columns from a CSV file with a header row.
+
+        Parameters
+        ----------
+        path : str or Path
+            The file.
+        label : str
+            Column of the true labels (read as text).
+        score : str or sequence of str
+            Column(s) of scores; several columns are several classifiers named by their header.
+        positive : str, optional
+            The positive label as it appears in the file (default: ``"1"`` when the labels are
+            ``0``/``1``).
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> from bayescm.core.scores import Scores
+        >>> path = os.path.join(tempfile.mkdtemp(), "s.csv")
+        >>> _ = open(path, "w").write("y,p\\n1,0.9\\n0,0.2\\n1,0.7\\n")
+        >>> Scores.from_csv(path, label="y", score="p").n
+        3
+        """
+        columns = [score] if isinstance(score, str) else list(score)
+        with Path(path).open(newline="", encoding="utf-8-sig") as fh:
+            reader = csv.DictReader(fh)
+            fields = reader.fieldnames or []
+            missing = [c for c in [label, *columns] if c not in fields]
+            if missing:
+                raise ValueError(f"{path}: no column(s) {missing}; the header has {fields}.")
+            rows = list(reader)
+        y = [r[label].strip() for r in rows]
+        if any(v == "" for v in y):
+            raise ValueError(f"{path}: a label in column {label!r} is empty.")
+        values: dict[str, list[float]] = {}
+        for c in columns:
+            out = []
+            for line, r in enumerate(rows, start=2):
+                try:
+                    out.append(float(r[c]))
+                except ValueError:
+                    raise ValueError(f"{path}, line {line}, column {c!r}: {r[c]!r} is not a "
+                                     "number.") from None
+            values[c] = out
+        if positive is None and set(y) <= {"0", "1"}:
+            positive = "1"
+        return cls(y, values if len(columns) > 1 else {columns[0]: values[columns[0]]},
+                   positive=positive)
+
+    @property
+    def y(self) -> np.ndarray:
+        """Read-only boolean array: True for the positive class."""
+        return self._y
+
+    @property
+    def scores(self) -> dict[str, np.ndarray]:
+        """Read-only score vectors by classifier name."""
+        return dict(self._scores)
+
+    @property
+    def names(self) -> list[str]:
+        """Classifier names."""
+        return list(self._scores)
+
+    @property
+    def positive(self) -> Hashable:
+        """The positive class's label."""
+        return self._positive
+
+    @property
+    def n(self) -> int:
+        """Number of items."""
+        return int(self._y.size)
+
+    @property
+    def n_pos(self) -> int:
+        """Number of positive items."""
+        return int(self._y.sum())
+
+    @property
+    def n_neg(self) -> int:
+        """Number of negative items."""
+        return self.n - self.n_pos
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Scores):
+            return NotImplemented
+        return (np.array_equal(self._y, other._y) and self._labels == other._labels
+                and self.names == other.names
+                and all(np.array_equal(self._scores[k], other._scores[k]) for k in self.names))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"Scores(n={self.n}, positives={self.n_pos}, classifiers={self.names}, "
+                f"positive={self._positive!r})")

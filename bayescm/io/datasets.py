@@ -1,0 +1,98 @@
+"""Confusion matrices shipped with the package.
+
+* Table S1 of Tötsch & Hoffmann (2021): 24 published binary classifiers.
+* Two matrices of Kuhn & Johnson's chapter "Characterizing Classification Models": the naive
+  Bayes mushroom classifier (2 classes, 6,107 validation samples) and a Wordle guess-count
+  predictor (6 ordered classes, 118 test games). The chapter prints both with rows =
+  predictions; here they are transposed to bayescm's rows = true class.
+"""
+
+from __future__ import annotations
+
+import csv
+from importlib import resources
+from typing import Any
+
+from bayescm.core.confusion import ConfusionMatrix
+from bayescm.core.validate import keyword_checked
+
+__all__ = ["literature_matrices", "literature_table", "mushrooms", "wordle"]
+
+
+@keyword_checked
+def literature_table() -> list[dict[str, Any]]:
+    """Rows of Table S1: id, doi, location, tp, fn, tn, fp, n, citations.
+
+    24 binary classifiers from chemistry, biology and medicine with 8 to 350 test samples.
+
+    Examples
+    --------
+    >>> from bayescm.io.datasets import literature_table
+    >>> rows = literature_table()
+    >>> len(rows), rows[9]["id"], rows[9]["tp"]
+    (24, '7a', 26)
+    """
+    text = resources.files("bayescm").joinpath("data/literature_table_s1.csv").read_text()
+    rows = list(csv.DictReader(text.splitlines()))
+    ints = ("tp", "fn", "tn", "fp", "n", "citations")
+    return [{k: (int(v) if k in ints else v) for k, v in row.items()} for row in rows]
+
+
+@keyword_checked
+def literature_matrices() -> dict[str, ConfusionMatrix]:
+    """Table S1 as ``{id: ConfusionMatrix}``, ready for a batch ``bcm.fit``.
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.io.datasets import literature_matrices
+    >>> mats = literature_matrices()
+    >>> mats["8"].cells
+    {'tp': 28, 'fn': 9, 'fp': 4, 'tn': 3}
+    """
+    return {
+        row["id"]: ConfusionMatrix.from_counts(tp=row["tp"], fn=row["fn"], tn=row["tn"],
+                                               fp=row["fp"])
+        for row in literature_table()
+    }
+
+
+@keyword_checked
+def mushrooms() -> ConfusionMatrix:
+    """The mushroom classifier's validation matrix (positive class: poisonous).
+
+    Sensitivity 77.7 %, specificity 79.4 %, accuracy 78.5 % in the chapter.
+
+    Examples
+    --------
+    >>> from bayescm.io.datasets import mushrooms
+    >>> mushrooms().cells
+    {'tp': 2613, 'fn': 750, 'fp': 564, 'tn': 2180}
+    """
+    return ConfusionMatrix.from_counts(tp=2613, fn=750, tn=2180, fp=564,
+                                       labels=("poisonous", "edible"))
+
+
+@keyword_checked
+def wordle() -> ConfusionMatrix:
+    """Wordle guess counts (2, 3, 4, 5, 6 guesses or X = failed), ordered; X never occurs.
+
+    Accuracy 0.805, Kappa 0.722, linear-weighted Kappa 0.750, quadratic 0.791 in the chapter.
+
+    Examples
+    --------
+    >>> from bayescm.io.datasets import wordle
+    >>> cm = wordle()
+    >>> cm.labels, cm.n, int(cm.counts[-1].sum())
+    (('2', '3', '4', '5', '6', 'X'), 118, 0)
+    """
+    printed = [  # rows = predictions, as printed in the chapter
+        [10, 2, 0, 0, 0, 0],
+        [0, 28, 0, 4, 0, 0],
+        [0, 7, 43, 2, 0, 0],
+        [0, 0, 2, 13, 3, 0],
+        [0, 0, 3, 0, 1, 0],
+        [0, 0, 0, 0, 0, 0],
+    ]
+    counts = [list(col) for col in zip(*printed, strict=True)]
+    return ConfusionMatrix(counts, labels=["2", "3", "4", "5", "6", "X"], ordered=True)

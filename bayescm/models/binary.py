@@ -1,0 +1,274 @@
+"""The binary model (Tötsch & Hoffmann 2021, Fig. 1): three Beta-Binomials.
+
+::
+
+    prevalence ~ prior_prevalence      n_pos = TP + FN ~ Binomial(N, prevalence)  (dropped if fixed)
+    tpr        ~ prior_tpr             TP ~ Binomial(TP + FN, tpr)
+    tnr        ~ prior_tnr             TN ~ Binomial(TN + FP, tnr)
+    theta      = [[prevalence * tpr,            prevalence * (1 - tpr)],
+                  [(1 - prevalence) * (1 - tnr), (1 - prevalence) * tnr]]
+
+With Beta priors the posterior is three independent Betas, ``tpr ~ Beta(a + TP, b + FN)``,
+``tnr ~ Beta(a + TN, b + FP)``, ``prevalence ~ Beta(a + TP + FN, b + FP + TN)``, which the exact
+path samples with NumPy. The same model is written for PyMC in :meth:`BinaryModel.build_pymc`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from bayescm.core.confusion import ConfusionMatrix
+from bayescm.core.exact import draw_beta
+from bayescm.metrics.base import BINARY_METRICS, Metric, evaluate
+from bayescm.priors.base import Beta, Fixed, Haldane, is_conjugate, resolve_prior
+
+__all__ = ["BinaryModel", "binary_cells", "resolve_binary_priors"]
+
+PARAMETERS = ("prevalence", "tpr", "tnr")
+CELL_DIMS = ("true_class", "pred_class")
+
+
+def resolve_binary_priors(
+    prior: Any = None, prevalence: Any = None, tpr: Any = None, tnr: Any = None
+) -> dict[str, Any]:
+    """Merge the default ``prior`` with per-parameter overrides and validate them.
+
+    Examples
+    --------
+    >>> from bayescm.models.binary import resolve_binary_priors
+    >>> resolve_binary_priors("jeffreys", tpr="laplace")
+    {'prevalence': Jeffreys(), 'tpr': Laplace(), 'tnr': Jeffreys()}
+    """
+    if isinstance(prior, Fixed):
+        raise ValueError(
+            "Fixed can only be given for the prevalence: use prevalence=bcm.Fixed(...)."
+        )
+    base = resolve_prior("laplace" if prior is None else prior, "the default prior")
+    chosen = {"prevalence": prevalence, "tpr": tpr, "tnr": tnr}
+    out: dict[str, Any] = {}
+    for name, value in chosen.items():
+        p = base if value is None else resolve_prior(value, name)
+        if isinstance(p, Fixed) and name != "prevalence":
+            raise ValueError(
+                f"Only the prevalence can be fixed, not {name}; give {name} a Beta prior "
+                "(e.g. bcm.Beta.from_mean(0.9, concentration=1000) for a near-certain value)."
+            )
+        if isinstance(p, Fixed) and not isinstance(p.value, float):
+            raise ValueError("A binary model's fixed prevalence is a single number in (0, 1).")
+        if not isinstance(p, (Beta, Fixed)) and is_conjugate(p):
+            raise TypeError(
+                f"{type(p).__name__} is not a prior for the binary model's {name}; use a Beta "
+                "prior (bcm.Dirichlet is for multiclass matrices)."
+            )
+        out[name] = p
+    return out
+
+
+def binary_cells(prevalence: Any, tpr: Any, tnr: Any) -> tuple[Any, Any, Any, Any]:
+    """Cell probabilities ``(tp, fn, fp, tn)`` from the parameters (NumPy or PyTensor).
+
+    Examples
+    --------
+    >>> from bayescm.models.binary import binary_cells
+    >>> [round(c, 2) for c in binary_cells(0.5, 0.8, 0.6)]
+    [0.4, 0.1, 0.2, 0.3]
+    """
+    neg = 1.0 - prevalence
+    return prevalence * tpr, prevalence * (1.0 - tpr), neg * (1.0 - tnr), neg * tnr
+
+
+def _cells_of(counts: np.ndarray) -> tuple[np.ndarray, ...]:
+    return tuple(counts[..., i, j] for i, j in ((0, 0), (0, 1), (1, 0), (1, 1)))
+
+
+def _pymc_rv(name: str, prior: Any, dims: tuple[str, ...], n_batch: int | None) -> Any:
+    import pymc as pm
+
+    if isinstance(prior, Fixed):  # a constant, not a degenerate random variable
+        return pm.Data(name, np.full(n_batch, prior.value) if n_batch else prior.value, dims=dims)
+    if isinstance(prior, Haldane):  # Beta(0, 0) is a flat prior on the log-odds
+        logodds = pm.Flat(f"{name}_logodds", dims=dims)
+        return pm.Deterministic(name, pm.math.sigmoid(logodds), dims=dims)
+    if isinstance(prior, Beta):
+        return pm.Beta(name, alpha=prior.alpha, beta=prior.beta, dims=dims)
+    var = prior.create_variable(name)
+    expected = 1 if n_batch else 0
+    made = tuple(pm.modelcontext(None).named_vars_to_dims.get(name) or ())
+    if var.ndim != expected or (n_batch and made != ("classifier",)):
+        want = (
+            "the `classifier` dim (e.g. Prior(..., dims='classifier'))" if n_batch else "a scalar"
+        )
+        raise ValueError(
+            f"The custom prior for {name} created a variable with {var.ndim} dimension(s); "
+            f"it must be {want}."
+        )
+    return var
+
+
+class BinaryModel:
+    """The binary model kind: parameters, priors, exact posterior, PyMC model and metrics.
+
+    :func:`bayescm.fit` drives any model kind through this interface; the multiclass model
+    (:class:`bayescm.models.multiclass.MulticlassModel`) provides the same methods.
+
+    Examples
+    --------
+    >>> from bayescm.models.binary import BinaryModel
+    >>> BinaryModel.parameters
+    ('prevalence', 'tpr', 'tnr')
+    """
+
+    name = "binary"
+    parameters = PARAMETERS
+    catalogue = BINARY_METRICS
+    prior_arguments = ("prevalence", "tpr", "tnr")
+
+    def __init__(self, labels: Sequence[str]) -> None:
+        self.labels = list(labels)
+
+    def coords(self) -> dict[str, Any]:
+        """Coordinates of the cell dims."""
+        return {"true_class": self.labels, "pred_class": self.labels}
+
+    def resolve_priors(self, prior: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        """Priors of every parameter (see :func:`resolve_binary_priors`)."""
+        return resolve_binary_priors(prior, **{k: overrides.get(k) for k in PARAMETERS})
+
+    @staticmethod
+    def free(priors: Mapping[str, Any]) -> list[str]:
+        """Parameters that are sampled (not fixed)."""
+        return [p for p in PARAMETERS if not isinstance(priors[p], Fixed)]
+
+    @staticmethod
+    def param_dims(name: str) -> tuple[str, ...]:
+        """Dims of a parameter beyond sample and batch dims."""
+        return ()
+
+    def exact_posterior(
+        self, counts: np.ndarray, priors: Mapping[str, Any], rng: np.random.Generator,
+        chains: int, draws: int, names: list[str] | None,
+    ) -> dict[str, np.ndarray]:
+        """Independent posterior draws, shape ``(chains, draws, B)``, for ``(B, 2, 2)`` counts.
+
+        Raises a ``ValueError`` naming the parameter (and classifier) when an improper prior
+        meets a zero count, so that the posterior would be improper.
+        """
+        tp, fn, fp, tn = (c.astype(float) for c in _cells_of(counts))
+        data = {
+            "prevalence": (tp + fn, fp + tn, "TP + FN (the number of positives)",
+                           "FP + TN (the number of negatives)"),
+            "tpr": (tp, fn, "TP", "FN"),
+            "tnr": (tn, fp, "TN", "FP"),
+        }
+        out = {}
+        for name in self.free(priors):
+            succ, fail, s_name, f_name = data[name]
+            prior = priors[name]
+            a, b = prior.alpha + succ, prior.beta + fail
+            bad = (a <= 0) | (b <= 0)
+            if bad.any():
+                i = int(np.argmax(bad))
+                which = s_name if a[i] <= 0 else f_name
+                who = f" of classifier {names[i]!r}" if names is not None else ""
+                raise ValueError(
+                    f"The {prior.name} prior on {name}{who} gives an improper posterior because "
+                    f"{which} = 0. Use a proper prior for {name} (e.g. prior='jeffreys' or "
+                    f"{name}='laplace')."
+                )
+            out[name] = draw_beta(rng, a, b, chains, draws)
+        return out
+
+    def exact_prior(self, priors: Mapping[str, Any], rng: np.random.Generator, chains: int,
+                    draws: int) -> dict[str, np.ndarray] | None:
+        """Prior draws ``(chains, draws)`` with NumPy, or None if they need PyMC or are improper."""
+        used = [priors[p] for p in self.free(priors)]
+        if not all(isinstance(p, Beta) for p in used):
+            return None
+        return {p: draw_beta(rng, priors[p].alpha, priors[p].beta, chains, draws)
+                for p in self.free(priors)}
+
+    @staticmethod
+    def improper(priors: Mapping[str, Any]) -> bool:
+        """Whether any sampled parameter has an improper prior."""
+        return any(isinstance(p, Beta) and not p.proper for p in priors.values())
+
+    def build_pymc(self, names: list[str] | None, counts: np.ndarray,
+                   priors: Mapping[str, Any]) -> Any:
+        """The PyMC model for ``(B, 2, 2)`` counts (``names`` None: a single matrix)."""
+        import pymc as pm
+        import pytensor.tensor as pt
+
+        tp, fn, fp, tn = _cells_of(counts)
+        coords: dict[str, Any] = self.coords()
+        dims: tuple[str, ...] = ()
+        n_batch = None
+        if names is None:
+            tp, fn, fp, tn = (int(v[0]) for v in (tp, fn, fp, tn))
+        else:
+            coords["classifier"] = names
+            dims, n_batch = ("classifier",), len(names)
+        with pm.Model(coords=coords) as model:
+            prev = _pymc_rv("prevalence", priors["prevalence"], dims, n_batch)
+            tpr = _pymc_rv("tpr", priors["tpr"], dims, n_batch)
+            tnr = _pymc_rv("tnr", priors["tnr"], dims, n_batch)
+            if not isinstance(priors["prevalence"], Fixed):
+                pm.Binomial("n_pos", n=np.add(np.add(tp, fn), np.add(fp, tn)), p=prev,
+                            observed=np.add(tp, fn), dims=dims)
+            pm.Binomial("tp", n=np.add(tp, fn), p=tpr, observed=tp, dims=dims)
+            pm.Binomial("tn", n=np.add(tn, fp), p=tnr, observed=tn, dims=dims)
+            cells = binary_cells(prev, tpr, tnr)
+            theta = pt.stack([pt.stack(cells[:2], axis=-1), pt.stack(cells[2:], axis=-1)],
+                             axis=-2)
+            pm.Deterministic("theta", theta, dims=dims + CELL_DIMS)
+        return model
+
+    def observed(self, counts: np.ndarray, priors: Mapping[str, Any]
+                 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """Point estimates of the free parameters and ``theta = counts / N``, per classifier."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            theta = counts / counts.sum(axis=(-2, -1), keepdims=True)
+        cells = _cells_of(theta)
+        params = {"prevalence": cells[0] + cells[1], "tpr": BINARY_METRICS["tpr"](*cells),
+                  "tnr": BINARY_METRICS["tnr"](*cells)}
+        return {p: params[p] for p in self.free(priors)}, theta
+
+    def derive(self, params: Mapping[str, np.ndarray], priors: Mapping[str, Any],
+               selected: Sequence[Metric], theta: np.ndarray | None = None,
+               skip: np.ndarray | None = None
+               ) -> dict[str, tuple[tuple[str, ...], np.ndarray]]:
+        """Parameters, ``theta`` and metrics as ``{name: (extra_dims, array)}``.
+
+        Arrays keep the leading (sample and batch) shape of ``params``; ``theta`` may be given
+        (the observed ``counts / N``) instead of being computed from the parameters.
+        """
+        if theta is None:
+            fixed = priors["prevalence"]
+            prev = fixed.value if isinstance(fixed, Fixed) else params["prevalence"]
+            cells = binary_cells(prev, params["tpr"], params["tnr"])
+            shape = np.broadcast_shapes(*(np.shape(c) for c in cells))
+            cells = tuple(np.broadcast_to(c, shape) for c in cells)
+            theta = np.empty(shape + (2, 2))
+            for (i, j), cell in zip(((0, 0), (0, 1), (1, 0), (1, 1)), cells, strict=True):
+                theta[..., i, j] = cell
+        else:
+            cells = _cells_of(theta)
+            shape = theta.shape[:-2]
+        out: dict[str, tuple[tuple[str, ...], np.ndarray]] = {
+            name: ((), arr) for name, arr in params.items()}
+        metrics = [m for m in selected if m.name not in PARAMETERS]
+        out.update({k: ((), v) for k, v in evaluate(metrics, cells, shape).items()})
+        out["theta"] = (CELL_DIMS, theta)
+        return out
+
+    def select_metrics(self, selected: Sequence[Metric], priors: Mapping[str, Any]
+                       ) -> list[Metric]:
+        """Metrics computed besides the parameters (which are always stored)."""
+        return [m for m in selected if m.name not in PARAMETERS]
+
+
+def matrices_counts(mats: Sequence[ConfusionMatrix]) -> np.ndarray:
+    """Stack matrices into ``(B, K, K)`` counts."""
+    return np.stack([cm.counts for cm in mats])

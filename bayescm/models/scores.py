@@ -1,0 +1,314 @@
+"""``fit`` for scored items: the Bayesian-bootstrap posterior of ROC and PR curves as a tree.
+
+:func:`fit_scores` (reached through ``bcm.fit(bcm.Scores(...))``) draws Dirichlet(1, ..., 1)
+weights over the test items (see :mod:`bayescm.models.roc`) and stores, per classifier: the AUC, the
+partial AUC over ``fpr_range``, the average precision, the Brier score, the log-loss, the ROC
+curve on an ``fpr`` grid (variable ``roc``), the PR curve on a ``recall`` grid (``pr``), the
+reliability curve per score ``bin`` with the expected calibration error (``ece``, and
+``ece_reference`` under perfect calibration), and every binary confusion-matrix metric at
+``threshold``. Several classifiers share the weights (dim ``classifier``), so
+``bcm.prob_superior(idata, "B", "A", metric="auc")`` is a paired comparison.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from bayescm._version import __version__
+from bayescm.core import container as box
+from bayescm.core.resources import check_memory
+from bayescm.core.scores import Scores
+from bayescm.core.stats import HDI_PROB, check_prob
+from bayescm.core.streams import child, record, seed_sequence
+from bayescm.core.validate import check_int, check_real
+from bayescm.metrics.base import BINARY_METRICS, Metric, evaluate, mark_builtin, resolve_metrics
+from bayescm.models.pipeline import diagnostic_variables
+from bayescm.models.roc import (
+    CurveDraws,
+    bayesian_bootstrap_weights,
+    calibration_draws,
+    curve_draws,
+    loss_draws,
+    threshold_cells,
+)
+
+__all__ = ["CURVES", "SCORE_METRICS", "fit_scores"]
+
+CURVES = ("roc", "pr", "reliability")
+"""Curve variables (one value per grid point), left out of a default summary."""
+
+
+def _score_metric(name: str, long_name: str, higher: bool | None) -> Metric:
+    return Metric(name, lambda *args: np.nan, long_name, (), higher, "binary", "")
+
+
+SCORE_METRICS: dict[str, Metric] = {m.name: m for m in [
+    _score_metric("auc", "area under the ROC curve", True),
+    _score_metric("auc_partial", "partial area under the ROC curve (over the FPR range)", True),
+    _score_metric("average_precision", "average precision (area under the PR curve, steps)",
+                  True),
+    _score_metric("brier", "Brier score (mean squared error of the probabilities)", False),
+    _score_metric("log_loss", "log-loss (cross-entropy of the probabilities)", False),
+    _score_metric("ece", "expected calibration error", False),
+    _score_metric("ece_reference", "expected calibration error under perfect calibration",
+                  False),
+    _score_metric("roc", "ROC curve: true positive rate at each false positive rate", True),
+    _score_metric("pr", "PR curve: precision at each recall", True),
+    _score_metric("reliability", "reliability curve: event rate in each score bin", None),
+]}
+"""Metrics of scored items (besides the confusion-matrix catalogue at the threshold)."""
+
+mark_builtin(SCORE_METRICS, "scores")
+
+_CHUNK = 256
+
+
+def fit_scores(
+    data: Scores,
+    *,
+    draws: int = 1000,
+    chains: int = 4,
+    random_seed: Any = None,
+    metrics: Iterable[str | Metric] | str | Metric | None = None,
+    threshold: float = 0.5,
+    fpr_range: tuple[float, float] = (0.0, 0.1),
+    grid_size: int = 201,
+    n_bins: int = 10,
+    hdi_prob: float = HDI_PROB,
+) -> xr.DataTree:
+    """Posterior of the ROC and PR curves, AUC, calibration and thresholded metrics of scores.
+
+    Parameters
+    ----------
+    data : Scores
+        Labels and one or more classifiers' scores on the same items.
+    draws, chains : int
+        Bootstrap draws per chain and chains (independent draws; 4 x 1,000 by default).
+    random_seed : int, SeedSequence or Generator, optional
+        Same seed, same weights (recorded in the result).
+    metrics : list of str or Metric, optional
+        Confusion-matrix metrics at ``threshold`` (default the binary catalogue except ``fpr``,
+        whose name is the ROC grid's dim; it equals ``1 - tnr``).
+    threshold : float, default 0.5
+        Scores ``>= threshold`` are predicted positive for the confusion-matrix metrics.
+    fpr_range : pair of float, default (0, 0.1)
+        FPR interval of the partial AUC.
+    grid_size : int, default 201
+        Points of the ``fpr`` and ``recall`` grids (0 to 1).
+    n_bins : int, default 10
+        Equal-width score bins of the reliability curve (scores must be probabilities).
+    hdi_prob : float, default 0.95
+        Recorded as the default interval probability of :func:`bayescm.analyses.summary`.
+
+    Returns
+    -------
+    xarray.DataTree
+        ``posterior`` and ``observed_metrics`` (the same variables at the observed items:
+        scikit-learn's AUC and average precision, the plug-in Brier score, ...),
+        ``observed_data`` (``y``, ``scores``, ``counts`` at the threshold), ``constant_data``
+        (bin edges, counts and mean scores) and ``diagnostics``.
+
+    Examples
+    --------
+    >>> import numpy as np, bayescm as bcm
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(300) < 0.4
+    >>> data = bcm.Scores(y, 1 / (1 + np.exp(-(2 * y - 1 + rng.normal(size=300)))))
+    >>> idata = bcm.fit(data, random_seed=1)
+    >>> idata["posterior"]["roc"].dims
+    ('chain', 'draw', 'fpr')
+    >>> 0.7 < float(idata["posterior"]["auc"].mean()) < 0.95
+    True
+    """
+    if not isinstance(data, Scores):
+        raise TypeError(f"fit_scores needs a bcm.Scores, got {type(data).__name__}.")
+    draws = check_int(draws, "draws", 1)
+    chains = check_int(chains, "chains", 1)
+    hdi_prob = check_prob(hdi_prob)
+    threshold = check_real(threshold, "threshold")
+    grid_size = check_int(grid_size, "grid_size", 2, 100_000)
+    n_bins = check_int(n_bins, "n_bins", 1, 10_000)
+    lo, hi = _fpr_range(fpr_range)
+    selected = [m for m in resolve_metrics(metrics, BINARY_METRICS, "binary") if m.name != "fpr"]
+    names = data.names
+    total = chains * draws
+    check_memory(float(total) * len(names) * (3 * grid_size + n_bins + len(selected) + 10),
+                 "This ROC analysis", ["fewer draws", "a coarser grid (grid_size=)"])
+    seq = seed_sequence(random_seed)
+    rng_cal = np.random.default_rng(child(seq, 1))
+    fpr_grid = np.linspace(0.0, 1.0, grid_size)
+    recall_grid = np.linspace(0.0, 1.0, grid_size)
+    y = data.y
+    curves = {name: CurveDraws(y, s) for name, s in data.scores.items()}
+
+    def chunk(job: tuple[int, int]) -> dict[str, np.ndarray]:
+        index, m = job  # each chunk has its own stream: results do not depend on threads
+        rng = np.random.default_rng(child(seq, 2 + index))
+        weights = bayesian_bootstrap_weights(rng, m, y.size, np.float32)
+        part: dict[str, np.ndarray] = {}
+        for name, s in data.scores.items():
+            values = {**curve_draws(y, s, weights, fpr_grid, recall_grid, (lo, hi),
+                                    curves[name]),
+                      **loss_draws(y, s, weights)}
+            values.update(evaluate(selected, threshold_cells(y, s, weights, threshold), (m,)))
+            part.update({f"{name}\0{key}": value for key, value in values.items()})
+        return part
+
+    jobs = [(i, min(_CHUNK, total - start)) for i, start in enumerate(range(0, total, _CHUNK))]
+    workers = min(2, os.cpu_count() or 1, len(jobs))
+    if workers > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(chunk, jobs))
+    else:
+        parts = [chunk(job) for job in jobs]
+    out = {key: [p[key] for p in parts] for key in parts[0]}
+    stacked = {key: np.concatenate(parts) for key, parts in out.items()}
+    calib = {name: calibration_draws(rng_cal, y, s, total, n_bins)
+             for name, s in data.scores.items()}
+
+    def gather(key: str, source: Any = None) -> np.ndarray:
+        arrays = [stacked[f"{n}\0{key}"] if source is None else source[n][key] for n in names]
+        return np.stack(arrays, axis=1)  # (total, classifier, ...)
+
+    keys = ["auc", "auc_partial", "average_precision", "brier", "log_loss", "roc", "pr",
+            *[m.name for m in selected]]
+    posterior = {k: gather(k) for k in keys}
+    for k in ("ece", "ece_reference", "reliability"):
+        posterior[k] = gather(k, calib)
+    extra = {"roc": ("fpr",), "pr": ("recall",), "reliability": ("bin",)}
+    single = len(names) == 1 and list(data.scores) == ["A"]
+    long_names = {**{m.name: m.long_name for m in selected},
+                  **{k: v.long_name for k, v in SCORE_METRICS.items()}}
+
+    def variables(values: dict[str, np.ndarray], lead: tuple[str, ...], shape: tuple[int, ...]
+                  ) -> dict[str, Any]:
+        result = {}
+        for k, v in values.items():
+            arr = v.reshape(shape + v.shape[1:])
+            dims = lead + ("classifier",) + extra.get(k, ())
+            if single:
+                arr = arr[(slice(None),) * len(lead) + (0,)]
+                dims = lead + extra.get(k, ())
+            result[k] = (dims, arr, {"long_name": long_names.get(k, k)})
+        return result
+
+    coords = {"chain": np.arange(chains), "draw": np.arange(draws), "classifier": names,
+              "fpr": fpr_grid, "recall": recall_grid, "bin": np.arange(n_bins),
+              "diagnostic": ["r_hat", "ess_bulk"], "true_class": ["positive", "negative"],
+              "pred_class": ["positive", "negative"], "item": np.arange(y.size)}
+    post_vars = variables(posterior, box.SAMPLE_DIMS, (chains, draws))
+    groups = {"posterior": box.make_dataset(post_vars, coords, {
+        "method": "bayesian_bootstrap",
+        "note": "Dirichlet(1, ..., 1) weights over the test items (Bayesian bootstrap); each "
+                "draw is one whole ROC curve"})}
+    scalar = {k: v for k, v in post_vars.items() if k not in extra}
+    groups["diagnostics"] = box.make_dataset(
+        diagnostic_variables(scalar, "split", "mean"), coords,
+        {"r_hat_method": "split", "ess_method": "mean",
+         "note": "independent draws: classic split R-hat and Geyer ESS of the raw draws"})
+    groups["observed_metrics"] = box.make_dataset(
+        _observed(data, selected, threshold, fpr_grid, recall_grid, (lo, hi), n_bins, names,
+                  single, long_names, extra), coords,
+        {"note": "the same quantities at the observed items (every weight 1); NaN means "
+                 "undefined"})
+    counts = np.stack([_counts(y, s, threshold) for s in data.scores.values()])
+    score_matrix = np.stack([data.scores[n] for n in names])
+    groups["observed_data"] = box.make_dataset({
+        "y": (("item",), y.astype(np.int8), {"long_name": "true class is positive (1) or not"}),
+        "scores": ((("item",) if single else ("classifier", "item")),
+                   score_matrix[0] if single else score_matrix, {"long_name": "scores"}),
+        "counts": ((() if single else ("classifier",)) + ("true_class", "pred_class"),
+                   counts[0] if single else counts,
+                   {"long_name": f"confusion matrix at threshold {threshold:g}"}),
+    }, coords)
+    first = calib[names[0]]
+    groups["constant_data"] = box.make_dataset({
+        "bin_edges": (("bin_edge",), np.linspace(0, 1, n_bins + 1),
+                      {"long_name": "edges of the score bins"}),
+        "bin_count": ((("bin",) if single else ("classifier", "bin")),
+                      first["bin_count"] if single else
+                      np.stack([calib[n]["bin_count"] for n in names]),
+                      {"long_name": "items per score bin"}),
+        "bin_score": ((("bin",) if single else ("classifier", "bin")),
+                      first["bin_score"] if single else
+                      np.stack([calib[n]["bin_score"] for n in names]),
+                      {"long_name": "mean score per bin"}),
+    }, {**coords, "bin_edge": np.arange(n_bins + 1)})
+    attrs = {
+        "bayescm_version": __version__, "model": "scores", "method": "bayesian_bootstrap",
+        "hdi_prob": hdi_prob, "draws": draws, "chains": chains, "threshold": threshold,
+        "fpr_range": box.json_attr([lo, hi]), "n_bins": n_bins,
+        "labels": box.json_attr(["positive", "negative"]), "positive": str(data.positive),
+        "classifiers": box.json_attr(names),
+        "metrics": box.json_attr([m.name for m in selected]),
+        "priors": box.json_attr({"weights": {"dist": "Dirichlet", "name": "bayesian_bootstrap",
+                                             "alpha": 1.0}}),
+        **record(seq),
+    }
+    return box.make_tree(groups, attrs)
+
+
+def _fpr_range(value: Any) -> tuple[float, float]:
+    if isinstance(value, (str, bytes)) or np.ndim(value) != 1 or len(value) != 2:
+        raise TypeError(f"fpr_range must be a pair (low, high), got {value!r}.")
+    lo = check_real(value[0], "fpr_range[0]", 0.0, 1.0)
+    hi = check_real(value[1], "fpr_range[1]", 0.0, 1.0)
+    if not lo < hi:
+        raise ValueError(f"fpr_range must be increasing, got {value!r}.")
+    return lo, hi
+
+
+def _counts(y: np.ndarray, s: np.ndarray, threshold: float) -> np.ndarray:
+    pred = s >= threshold
+    return np.array([[np.sum(y & pred), np.sum(y & ~pred)],
+                     [np.sum(~y & pred), np.sum(~y & ~pred)]], dtype=np.int64)
+
+
+def _observed(data: Scores, selected: list[Metric], threshold: float, fpr_grid: np.ndarray,
+              recall_grid: np.ndarray, fpr_range: tuple[float, float], n_bins: int,
+              names: list[str], single: bool, long_names: dict[str, str],
+              extra: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+    """Every posterior variable at the observed items (weights all 1)."""
+    y = data.y
+    ones = np.ones((1, y.size))
+    per: dict[str, list[np.ndarray]] = {}
+    for name in names:
+        s = data.scores[name]
+        values = {**curve_draws(y, s, ones, fpr_grid, recall_grid, fpr_range),
+                  **loss_draws(y, s, ones)}
+        counts = _counts(y, s, threshold).astype(float)
+        cells = tuple(counts.reshape(-1)[[0, 1, 2, 3]][:, None])
+        values.update(evaluate(selected, cells, (1,)))
+        values.update(_observed_calibration(y, s, n_bins))
+        for k, v in values.items():
+            per.setdefault(k, []).append(np.asarray(v)[0])
+    out = {}
+    for k, parts in per.items():
+        arr = np.stack(parts)
+        dims = ("classifier",) + extra.get(k, ())
+        if single:
+            arr, dims = arr[0], extra.get(k, ())
+        out[k] = (dims, arr, {"long_name": long_names.get(k, k)})
+    return out
+
+
+def _observed_calibration(y: np.ndarray, s: np.ndarray, n_bins: int) -> dict[str, np.ndarray]:
+    if np.any(s < 0) or np.any(s > 1):
+        nan = np.full((1,), np.nan)
+        return {"ece": nan, "ece_reference": nan.copy(),
+                "reliability": np.full((1, n_bins), np.nan)}
+    bins = np.minimum((s * n_bins).astype(int), n_bins - 1)
+    count = np.bincount(bins, minlength=n_bins).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = np.bincount(bins, weights=y.astype(float), minlength=n_bins) / count
+        conf = np.bincount(bins, weights=s, minlength=n_bins) / count
+    used = count > 0
+    ece = np.abs(rate[used] - conf[used]) @ (count[used] / count.sum())
+    return {"ece": np.array([ece]), "ece_reference": np.array([np.nan]),
+            "reliability": rate[None]}
