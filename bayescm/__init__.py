@@ -23,7 +23,7 @@ from bayescm.analyses.prevalence import with_prevalence
 from bayescm.analyses.sensitivity import prior_sensitivity
 from bayescm.analyses.simulate import simulate, simulate_counts
 from bayescm.analyses.summary import informedness, probability, summary
-from bayescm.comparisons.compare import leaderboard, prob_superior, rank_probabilities
+from bayescm.comparisons import leaderboard, prob_superior, rank_probabilities
 from bayescm.comparisons.paired import compare_paired, compare_paired_counts, comparison_table
 from bayescm.core import diagnostics, stats
 from bayescm.core.confusion import ConfusionMatrix, EmptyMatrixWarning

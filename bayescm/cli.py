@@ -124,7 +124,7 @@ def format_table(table: pd.DataFrame) -> str:
 # ------------------------------------------------------------------ analyze
 def _matrix(args: argparse.Namespace) -> Any:
     import bayescm as bcm
-    from bayescm.io.spec import read_matrix_csv
+    from bayescm.io.readers import read_matrix_csv
 
     cells = [args.tp, args.fn, args.tn, args.fp]
     if args.csv is not None:

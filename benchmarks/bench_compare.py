@@ -16,7 +16,7 @@ import numpy as np
 import xarray as xr
 
 from bayescm.analyses.frequentist import bootstrap
-from bayescm.comparisons.compare import leaderboard, rank_probabilities
+from bayescm.comparisons import leaderboard, rank_probabilities
 from bayescm.comparisons.paired import compare_paired
 
 

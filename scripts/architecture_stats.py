@@ -36,7 +36,11 @@ def main(root: Path) -> None:
     for name, path in mods.items():
         tree = ast.parse(path.read_text())
         is_pkg = path.name == "__init__.py"
+        skip = {id(n) for b in ast.walk(tree) if isinstance(b, ast.If)
+                and ast.unparse(b.test).endswith("TYPE_CHECKING") for n in ast.walk(b)}
         for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
             targets: list[str] = []
             if isinstance(node, ast.ImportFrom):
                 base = resolve(name, is_pkg, node)

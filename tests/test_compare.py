@@ -10,7 +10,7 @@ import xarray as xr
 from scipy import integrate, stats
 
 import bayescm as bcm
-from bayescm.comparisons.compare import leaderboard, prob_superior, rank_probabilities
+from bayescm.comparisons import leaderboard, prob_superior, rank_probabilities
 
 CM_A = bcm.ConfusionMatrix.from_counts(tp=45, fn=5, tn=40, fp=10)
 CM_B = bcm.ConfusionMatrix.from_counts(tp=40, fn=10, tn=38, fp=12)

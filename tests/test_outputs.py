@@ -89,7 +89,7 @@ def test_cli_plot_goes_through_the_writer(tmp_path, umask022):
 
 
 def test_matrix_csv_counts_are_exact(tmp_path):
-    from bayescm.io.spec import read_matrix_csv
+    from bayescm.io.readers import read_matrix_csv
 
     path = Path(tmp_path) / "m.csv"
     path.write_text(f"t\\p,a,b\na,{2**63 - 1},1\nb,0,5\n")

@@ -8,8 +8,8 @@ from scipy import stats
 
 import bayescm as bcm
 from bayescm.analyses.frequentist import bootstrap
-from bayescm.comparisons.compare import prob_superior
 from bayescm.comparisons.paired import compare_paired, compare_paired_counts, comparison_table
+from bayescm.comparisons.superiority import prob_superior
 
 N = 1000
 

@@ -24,16 +24,12 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from bayescm.comparisons.paired import (
-    _kind_and_catalogue,
-    _metric_values,
-    _select_metrics,
-    encode_labels,
-)
+from bayescm.core.counts import encode_labels
 from bayescm.core.resources import check_memory
 from bayescm.core.streams import generator
 from bayescm.core.validate import keyword_checked
 from bayescm.metrics.base import Metric
+from bayescm.models.paired import _kind_and_catalogue, _metric_values, _select_metrics
 from bayescm.models.pipeline import check_int
 
 __all__ = ["bootstrap", "BootstrapResult", "binomial_interval", "BINOMIAL_METHODS"]

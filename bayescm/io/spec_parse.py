@@ -1,0 +1,308 @@
+"""Parsing the sections of a TOML analysis specification: data, simulation, priors, options."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bayescm.core.confusion import ConfusionMatrix
+from bayescm.io.readers import CELL_KEYS, read_matrix_csv, read_table_csv
+from bayescm.priors.base import Beta, Dirichlet, Fixed, resolve_prior
+
+TOP_KEYS = ("name", "description", "data", "simulate", "priors", "options", "outputs")
+SIMULATE_KEYS = ("n", "prevalence", "tpr", "tnr", "size", "seed")
+DATA_FORMS = ("tp", "counts", "csv", "table", "classifiers")
+DATA_KEYS = {
+    "tp": CELL_KEYS + ("labels",),
+    "counts": ("counts", "labels", "positive", "ordered"),
+    "csv": ("csv", "positive", "ordered"),
+    "table": ("table", "id_column"),
+    "classifiers": ("classifiers", "labels"),
+}
+PRIOR_KEYS = ("default", "prevalence", "tpr", "tnr", "rates")
+OPTION_KEYS = ("draws", "chains", "seed", "method", "metrics", "hdi_prob")
+OUTPUT_KEYS = ("tables", "figures", "figure_metrics", "figure_format")
+TABLES = ("summary", "informedness")
+FIGURES = ("forest", "posterior")
+
+
+class SpecError(ValueError):
+    """An invalid analysis specification; the message names the file and the key."""
+
+
+def _where(source: Path | str | None) -> str:
+    return f"{source}: " if source is not None else ""
+
+
+def _check_keys(table: Any, allowed: tuple[str, ...], section: str, source: Any) -> None:
+    if not isinstance(table, Mapping):
+        raise SpecError(f"{_where(source)}[{section}] must be a table, got {table!r}.")
+    unknown = [k for k in table if k not in allowed]
+    if unknown:
+        raise SpecError(
+            f"{_where(source)}unknown key {unknown[0]!r} in [{section}]; allowed: "
+            f"{', '.join(allowed)}."
+        )
+
+
+# ----------------------------------------------------------------------------- priors
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{what} must be a number, got {value!r}.")
+    return float(value)
+
+
+def parse_prior(value: Any, parameter: str) -> Any:
+    """Turn a TOML prior (a name or a table) into a prior object.
+
+    Parameters
+    ----------
+    value : str or mapping
+        A name (``"laplace"``, ``"jeffreys"``, ``"haldane"``), or a table: ``{fixed = v}``,
+        ``{mean = m, concentration = c}``, ``{successes = s, failures = f, weight = w}``,
+        ``{lower = l, upper = u, mass = 0.95}``, ``{dist = "Beta", alpha = a, beta = b}``,
+        ``{dist = "Dirichlet", alpha = a}`` or ``{dist = "laplace"}`` (any name).
+    parameter : str
+        The parameter it is for (error messages).
+
+    Examples
+    --------
+    >>> from bayescm.io.spec_parse import parse_prior
+    >>> parse_prior({"mean": 0.9, "concentration": 20}, "tpr")
+    Beta(alpha=18.0, beta=2.0)
+    >>> parse_prior({"fixed": 0.5}, "prevalence")
+    Fixed(value=0.5)
+    """
+    if isinstance(value, str):
+        return resolve_prior(value, parameter)
+    if not isinstance(value, Mapping):
+        raise TypeError(f"The prior of {parameter} must be a name or a table, got {value!r}.")
+    keys = set(value)
+    forms: list[tuple[set[str], set[str], Callable[[], Any]]] = [
+        ({"fixed"}, set(), lambda: Fixed(value["fixed"])),
+        ({"mean", "concentration"}, set(), lambda: Beta.from_mean(
+            _number(value["mean"], f"{parameter}.mean"),
+            _number(value["concentration"], f"{parameter}.concentration"))),
+        ({"successes", "failures"}, {"weight"}, lambda: Beta.from_counts(
+            _number(value["successes"], f"{parameter}.successes"),
+            _number(value["failures"], f"{parameter}.failures"),
+            _number(value.get("weight", 1.0), f"{parameter}.weight"))),
+        ({"lower", "upper"}, {"mass"}, lambda: Beta.from_interval(
+            _number(value["lower"], f"{parameter}.lower"),
+            _number(value["upper"], f"{parameter}.upper"),
+            _number(value.get("mass", 0.95), f"{parameter}.mass"))),
+    ]
+    if "dist" in keys:
+        dist = value["dist"]
+        if not isinstance(dist, str):
+            raise TypeError(f"{parameter}.dist must be a string, got {dist!r}.")
+        rest = keys - {"dist"}
+        if dist.lower() == "beta":
+            _need(rest, {"alpha", "beta"}, set(), parameter, "dist = 'Beta'")
+            return Beta(_number(value["alpha"], f"{parameter}.alpha"),
+                        _number(value["beta"], f"{parameter}.beta"))
+        if dist.lower() == "dirichlet":
+            _need(rest, {"alpha"}, set(), parameter, "dist = 'Dirichlet'")
+            return Dirichlet(value["alpha"])
+        if dist.lower() == "fixed":
+            _need(rest, {"value"}, set(), parameter, "dist = 'Fixed'")
+            return Fixed(value["value"])
+        _need(rest, set(), set(), parameter, f"dist = {dist!r}")
+        return resolve_prior(dist, parameter)
+    for required, optional, make in forms:
+        if required <= keys:
+            _need(keys, required, optional, parameter, " and ".join(sorted(required)))
+            return make()
+    raise ValueError(
+        f"Cannot read the prior of {parameter} from {dict(value)!r}: use a name, "
+        "{fixed = v}, {mean = m, concentration = c}, {successes = s, failures = f}, "
+        "{lower = l, upper = u}, or {dist = 'Beta', alpha = a, beta = b}."
+    )
+
+
+def _need(keys: set[str], required: set[str], optional: set[str], parameter: str, form: str
+          ) -> None:
+    missing = required - keys
+    if missing:
+        raise ValueError(f"The prior of {parameter} ({form}) needs {', '.join(sorted(missing))}.")
+    extra = keys - required - optional
+    if extra:
+        raise ValueError(f"Unknown key {sorted(extra)[0]!r} in the prior of {parameter} "
+                         f"({form}); allowed: {', '.join(sorted(required | optional))}.")
+
+
+def _check_metrics(cm: ConfusionMatrix, names: Any, key: str, source: Any) -> None:
+    if not names:
+        return
+    from bayescm.metrics.base import resolve_metrics
+    from bayescm.models.build import model_kind
+
+    kind = model_kind(cm)
+    try:
+        resolve_metrics(list(names), kind.catalogue, kind.name)
+    except (ValueError, TypeError) as err:
+        raise SpecError(f"{_where(source)}{key}: {err}") from None
+
+
+def _names(value: Any, allowed: tuple[str, ...] | None, key: str, source: Any
+           ) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SpecError(f"{_where(source)}{key} must be a list of strings, got {value!r}.")
+    if allowed is not None:
+        bad = [v for v in value if v not in allowed]
+        if bad:
+            raise SpecError(f"{_where(source)}{key}: unknown {bad[0]!r}; use "
+                            f"{', '.join(allowed)}.")
+    return tuple(value)
+
+
+def _parse_data(data: Any, base: Path, source: Any) -> ConfusionMatrix | dict[str, Any]:
+    where = _where(source)
+    if not isinstance(data, Mapping):
+        raise SpecError(f"{where}[data] must be a table.")
+    forms = [f for f in DATA_FORMS if f in data]
+    if not forms:
+        if any(k in data for k in CELL_KEYS):
+            forms = ["tp"]
+        else:
+            raise SpecError(f"{where}[data] has no data: give tp/fn/tn/fp, counts, csv, table "
+                            "or [data.classifiers].")
+    if len(forms) > 1:
+        raise SpecError(f"{where}[data] gives both {forms[0]!r} and {forms[1]!r}; use one form.")
+    form = forms[0]
+    _check_keys(data, DATA_KEYS[form], "data", source)
+    try:
+        if form == "tp":
+            missing = [k for k in CELL_KEYS if k not in data]
+            if missing:
+                raise SpecError(f"{where}[data] is missing {', '.join(missing)}.")
+            labels = data.get("labels", ["positive", "negative"])
+            return ConfusionMatrix.from_counts(**{k: _count(data[k], k, source)
+                                                  for k in CELL_KEYS}, labels=labels)
+        if form == "counts":
+            return ConfusionMatrix(data["counts"], labels=data.get("labels"),
+                                   positive=data.get("positive"),
+                                   ordered=data.get("ordered", False))
+        if form == "csv":
+            return read_matrix_csv(_data_path(data["csv"], base, "csv", source),
+                                   positive=data.get("positive"),
+                                   ordered=data.get("ordered", False))
+        if form == "table":
+            id_column = data.get("id_column", "id")
+            return read_table_csv(_data_path(data["table"], base, "table", source), id_column)
+        classifiers = data["classifiers"]
+        if not isinstance(classifiers, Mapping) or not classifiers:
+            raise SpecError(f"{where}[data.classifiers] must hold one table per classifier.")
+        out = {}
+        for cname, cells in classifiers.items():
+            _check_keys(cells, CELL_KEYS, f"data.classifiers.{cname}", source)
+            missing = [k for k in CELL_KEYS if k not in cells]
+            if missing:
+                raise SpecError(f"{where}[data.classifiers.{cname}] is missing "
+                                f"{', '.join(missing)}.")
+            out[str(cname)] = ConfusionMatrix.from_counts(
+                **{k: _count(cells[k], f"{cname}.{k}", source) for k in CELL_KEYS},
+                labels=data.get("labels", ["positive", "negative"]))
+        return out
+    except SpecError:
+        raise
+    except (ValueError, TypeError) as err:
+        raise SpecError(f"{where}[data]: {err}") from None
+
+
+def _parse_simulate(table: Any, source: Any) -> dict[str, ConfusionMatrix]:
+    """Matrices of :func:`bayescm.simulate` as a batch named ``N<n>`` (``N<n>_<i>``)."""
+    from bayescm.analyses.simulate import simulate
+
+    where = _where(source)
+    _check_keys(table, SIMULATE_KEYS, "simulate", source)
+    if "n" not in table:
+        raise SpecError(f"{where}[simulate] needs n (samples per matrix, one or a list).")
+    sizes = table["n"] if isinstance(table["n"], list) else [table["n"]]
+    if not sizes or any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in sizes):
+        raise SpecError(f"{where}[simulate] n must be a positive whole number or a list of them, "
+                        f"got {table['n']!r}.")
+    if len(set(sizes)) != len(sizes):
+        raise SpecError(f"{where}[simulate] n has repeated sizes: {sizes}.")
+    size = table.get("size", 1)
+    seed = table.get("seed")
+    for key, value, low in (("size", size, 1), ("seed", seed, 0)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < low):
+            raise SpecError(f"{where}[simulate] {key} must be a whole number >= {low}, got "
+                            f"{value!r}.")
+    truth = {k: table[k] for k in ("prevalence", "tpr", "tnr") if k in table}
+    rng = np.random.default_rng(seed)
+    out: dict[str, ConfusionMatrix] = {}
+    try:
+        for n in sizes:
+            if size == 1:
+                out[f"N{n}"] = simulate(n, **truth, random_seed=rng)
+            else:
+                batch = simulate(n, **truth, size=size, random_seed=rng)
+                out.update({f"N{n}_{i + 1}": cm for i, cm in enumerate(batch.values())})
+    except (ValueError, TypeError) as err:
+        raise SpecError(f"{where}[simulate]: {err}") from None
+    return out
+
+
+def _count(value: Any, key: str, source: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SpecError(f"{_where(source)}[data] {key} must be a whole number, got {value!r}.")
+    if value < 0:
+        raise SpecError(f"{_where(source)}[data] {key} must be >= 0, got {value}.")
+    return value
+
+
+def _data_path(value: Any, base: Path, key: str, source: Any) -> Path:
+    if not isinstance(value, str):
+        raise SpecError(f"{_where(source)}[data] {key} must be a file path string.")
+    path = Path(value) if Path(value).is_absolute() else base / value
+    if not path.is_file():
+        raise FileNotFoundError(f"{_where(source)}[data] {key}: no such file {path}")
+    return path
+
+
+def _parse_priors(priors: Any, source: Any) -> dict[str, Any]:
+    _check_keys(priors, PRIOR_KEYS, "priors", source)
+    out = {}
+    for key, value in priors.items():
+        try:
+            parsed = parse_prior(value, key)
+        except (ValueError, TypeError) as err:
+            raise SpecError(f"{_where(source)}[priors] {key}: {err}") from None
+        out["prior" if key == "default" else key] = parsed
+    return out
+
+
+def _parse_options(options: Any, source: Any) -> dict[str, Any]:
+    _check_keys(options, OPTION_KEYS, "options", source)
+    where = _where(source)
+    out: dict[str, Any] = {}
+    for key in ("draws", "chains", "seed"):
+        if key in options:
+            value = options[key]
+            if isinstance(value, bool) or not isinstance(value, int) or value < (
+                    0 if key == "seed" else 1):
+                raise SpecError(f"{where}options.{key} must be a positive whole number, got "
+                                f"{value!r}.")
+            out["random_seed" if key == "seed" else key] = value
+    if "method" in options:
+        if options["method"] not in ("auto", "exact", "nuts"):
+            raise SpecError(f"{where}options.method must be auto, exact or nuts, got "
+                            f"{options['method']!r}.")
+        out["method"] = options["method"]
+    if "metrics" in options:
+        out["metrics"] = list(_names(options["metrics"], None, "options.metrics", source))
+    if "hdi_prob" in options:
+        prob = options["hdi_prob"]
+        if isinstance(prob, bool) or not isinstance(prob, (int, float)) or not 0 < prob < 1:
+            raise SpecError(f"{where}options.hdi_prob must lie strictly between 0 and 1, got "
+                            f"{prob!r}.")
+        out["hdi_prob"] = float(prob)
+    return out

@@ -1,0 +1,319 @@
+"""The joint model of two classifiers scored on the same items: a Dirichlet over K^3 cells.
+
+Each item falls in one cell (true class, prediction of A, prediction of B). The prior keeps each
+classifier's margin equal to :func:`bayescm.fit`'s prior, so each classifier's marginal posterior
+is exactly the one ``fit`` gives its own matrix, while the joint draws keep the correlation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from bayescm._version import __version__
+from bayescm.core import container as box
+from bayescm.core.exact import draw_dirichlet
+from bayescm.core.stats import hdi
+from bayescm.core.streams import record, seed_sequence, streams
+from bayescm.metrics.base import Metric, catalogue_for, resolve_metrics
+from bayescm.models.pipeline import diagnostic_variables
+from bayescm.priors.base import Beta, Dirichlet, Fixed, resolve_prior
+
+
+def _kind_and_catalogue(n_classes: int, positive: Hashable | None) -> tuple[str, dict[str, Metric]]:
+    if positive is not None:
+        if n_classes != 2:
+            raise ValueError(
+                f"positive= makes a binary analysis, but there are {n_classes} classes; drop "
+                "positive for a multiclass comparison or relabel to two classes."
+            )
+        return "binary", catalogue_for("binary")
+    try:
+        return "multiclass", catalogue_for("multiclass")
+    except ValueError:
+        raise ValueError(
+            "Without positive= the comparison is multiclass, which needs the multiclass metric "
+            "catalogue (bayescm.metrics.base.catalogue_for('multiclass')), not available in this "
+            "version; for two classes pass positive=<the positive class>."
+        ) from None
+
+
+def _paired_alpha(prior: Any, n_cells: int) -> np.ndarray:
+    """The Dirichlet concentration over the cells from a prior name or bcm.Dirichlet."""
+    if isinstance(prior, Dirichlet):
+        alpha = np.asarray(prior.alpha, dtype=float)
+        if alpha.ndim == 1 and alpha.size != n_cells:
+            raise ValueError(
+                f"The Dirichlet prior has {alpha.size} entries but the joint table has "
+                f"{n_cells} cells (K^3 in the order true, A, B; or 4 for the agreement table)."
+            )
+        return np.broadcast_to(alpha, (n_cells,)).astype(float)
+    if isinstance(prior, Fixed):
+        raise ValueError("A paired comparison cannot fix the cell probabilities; use a prior.")
+    p = resolve_prior(prior, "the joint cell probabilities")
+    if not isinstance(p, Beta) or p.alpha != p.beta:
+        raise TypeError(
+            "The paired model takes a symmetric Dirichlet over its cells: pass 'laplace' "
+            "(alpha = 1), 'jeffreys' (1/2), 'haldane' (0) or bcm.Dirichlet(alpha); got "
+            f"{prior!r}."
+        )
+    return np.full(n_cells, p.alpha)
+
+
+def _check_rope(rope: Any, names: Sequence[str]) -> dict[str, float]:
+    if isinstance(rope, Mapping):
+        unknown = [k for k in rope if k not in names]
+        if unknown:
+            raise ValueError(f"rope names {unknown}, which are not compared ({list(names)}).")
+        values = {k: rope.get(k, 0.0) for k in names}
+    else:
+        values = dict.fromkeys(names, rope)
+    out = {}
+    for k, v in values.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.number)):
+            raise TypeError(f"rope must be a number >= 0 (or a mapping metric -> number): {v!r}")
+        if not np.isfinite(v) or v < 0:
+            raise ValueError(f"rope must be a finite number >= 0, got {v} for {k}.")
+        out[k] = float(v)
+    return out
+
+
+def _check_names(names: Any) -> list[str]:
+    names = [str(n) for n in names]
+    if len(names) != 2 or names[0] == names[1]:
+        raise ValueError(f"names must be two different labels for A and B, got {names}.")
+    return names
+
+
+def _proper(alpha: Any) -> bool:
+    parts = alpha if isinstance(alpha, tuple) else (alpha,)
+    return all(bool(np.all(np.asarray(a) > 0)) for a in parts)
+
+
+def _draw_cells(rng: np.random.Generator, alpha: Any, counts: np.ndarray, chains: int,
+                draws: int, check: bool = False) -> np.ndarray:
+    """Cell probabilities ``(chains, draws, *counts.shape)`` from the conjugate posterior."""
+    if not isinstance(alpha, tuple):  # one Dirichlet over every cell
+        post = counts.reshape(-1).astype(float) + alpha
+        if check:
+            _check_positive_cells(post.reshape(counts.shape))
+        return draw_dirichlet(rng, post, chains, draws).reshape((chains, draws) + counts.shape)
+    prev_alpha, joint_alpha = alpha
+    k = counts.shape[0]
+    prev_post = prev_alpha + counts.sum(axis=(1, 2))
+    joint_post = joint_alpha + counts
+    if check:
+        _check_positive_cells(joint_post, prev_post)
+    prev = draw_dirichlet(rng, prev_post, chains, draws)  # (chains, draws, K)
+    joint = draw_dirichlet(rng, joint_post.reshape(k, -1), chains, draws)  # (.., K, K * K)
+    return (prev[..., None] * joint).reshape((chains, draws) + counts.shape)
+
+
+def _check_positive_cells(joint: np.ndarray, prev: np.ndarray | None = None) -> None:
+    bad = joint <= 0
+    if prev is not None and np.any(prev <= 0):
+        raise ValueError("The improper (Haldane) prior leaves a true class without samples and "
+                         "without concentration, so the posterior is improper; use "
+                         "prior='weak' or 'jeffreys'.")
+    if np.any(bad):
+        cell = np.unravel_index(int(np.argmax(bad)), joint.shape)
+        raise ValueError(
+            f"The improper (Haldane) prior leaves cell {tuple(map(int, cell))} with zero count "
+            "and zero concentration, so the posterior is improper; use prior='weak' or "
+            "'jeffreys'."
+        )
+
+
+def _structured_prior(prior: Any, labels: list[str]) -> tuple[tuple[np.ndarray, np.ndarray],
+                                                               dict[str, Any]]:
+    """The paired prior that has ``fit``'s prior as each classifier's margin.
+
+    For each true class ``k`` with ``fit``'s rates concentration ``beta_k`` the (A, B) pairs get
+    ``alpha_k[l, m] = beta_k[l] beta_k[m] / sum(beta_k)``: its row and column sums are
+    ``beta_k``, so (Dirichlet aggregation) A's and B's rates have exactly ``fit``'s prior and
+    posterior, and the total strength per true class is ``fit``'s, not K times it.
+    """
+    from bayescm.models.multiclass import _alpha, resolve_multiclass_priors
+
+    k = len(labels)
+    chosen = resolve_multiclass_priors(labels, prior)
+    prev = np.asarray(_alpha(chosen["prevalence"], (k,)), dtype=float)
+    rates = np.asarray(_alpha(chosen["rates"], (k, k)), dtype=float)
+    total = rates.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        joint = np.where(total[:, None, None] > 0,
+                         rates[:, :, None] * rates[:, None, :] / total[:, None, None], 0.0)
+    record = {"dist": "paired", "name": chosen["rates"].name, "prevalence": prev.tolist(),
+              "rates": rates.tolist()}
+    return (prev, joint), record
+
+
+def _rng(seq: np.random.SeedSequence) -> tuple[np.random.Generator, np.random.Generator]:
+    post, prior = streams(seq, 2)
+    return post, prior
+
+
+# ---------------------------------------------------------------------------- metrics
+def _metric_values(metric: Metric, theta: np.ndarray, kind: str) -> np.ndarray:
+    """A metric on confusion probabilities ``theta[..., true, pred]`` (any leading shape)."""
+    if kind == "binary":
+        value = metric(theta[..., 0, 0], theta[..., 0, 1], theta[..., 1, 0], theta[..., 1, 1])
+    else:
+        value = metric(theta)
+    value = np.asarray(value, dtype=float)
+    if value.shape != theta.shape[:-2]:
+        value = np.broadcast_to(value, theta.shape[:-2]).copy()
+    return value
+
+
+def _ordered_only() -> tuple[str, ...]:
+    try:
+        from bayescm.metrics.multiclass import ORDERED_ONLY
+    except ImportError:  # pragma: no cover - older layouts
+        return ()
+    return tuple(ORDERED_ONLY)
+
+
+def _select_metrics(metrics: Any, catalogue: dict[str, Metric], kind: str, ordered: bool = False
+                    ) -> list[Metric]:
+    """Resolve the metrics; drop per-class and (unordered classes) ordered-only metrics.
+
+    Asking for them by name is an error; the default selection just leaves them out.
+    """
+    everything = metrics is None or (isinstance(metrics, str) and metrics.lower() == "all")
+    selected = resolve_metrics(metrics, catalogue, kind)
+    per_class = [m.name for m in selected if m.kind == "per_class"]
+    if per_class and not everything:
+        raise ValueError(
+            f"Per-class metrics {per_class} carry a class dim and are not compared pairwise; "
+            "compare their macro averages (e.g. 'f1_macro') instead."
+        )
+    needs_order = [] if kind == "binary" or ordered else [
+        m.name for m in selected if m.name in _ordered_only() and catalogue.get(m.name) is m]
+    if needs_order and not everything:
+        raise ValueError(
+            f"{needs_order} need ordered classes; pass ordered=True (with labels in their order)."
+        )
+    return [m for m in selected if m.kind != "per_class" and m.name not in needs_order]
+
+
+def _direction(metric: Metric) -> str | None:
+    if metric.higher_is_better is None:
+        return None
+    return "higher" if metric.higher_is_better else "lower"
+
+
+def _comparison(
+    diffs: Mapping[str, np.ndarray], metrics: Sequence[Metric], rope: Mapping[str, float],
+    hdi_prob: float,
+) -> dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, str]]]:
+    """Per-metric decision probabilities from the draws of A - B, shape ``(chain, draw)``."""
+    names = [m.name for m in metrics]
+    flat = np.stack([diffs[n].reshape(-1) for n in names])
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        mean = flat.mean(axis=1)
+        bounds = hdi(flat, hdi_prob)
+        width = np.array([rope[n] for n in names])[:, None]
+        above = (flat > width).mean(axis=1)
+        below = (flat < -width).mean(axis=1)
+    defined = ~np.isnan(flat).any(axis=1)
+    inside = np.where(defined, 1.0 - above - below, np.nan)
+    direction = [_direction(m) for m in metrics]
+    a_better = np.array([a if d == "higher" else b if d == "lower" else np.nan
+                         for a, b, d in zip(above, below, direction, strict=True)])
+    b_better = np.array([b if d == "higher" else a if d == "lower" else np.nan
+                         for a, b, d in zip(above, below, direction, strict=True)])
+    a_better[~defined] = np.nan
+    b_better[~defined] = np.nan
+    return {
+        "diff_mean": (("metric",), mean, {"long_name": "posterior mean of A - B"}),
+        "diff_hdi_lower": (("metric",), bounds[:, 0], {"long_name": "HDI lower bound of A - B"}),
+        "diff_hdi_upper": (("metric",), bounds[:, 1], {"long_name": "HDI upper bound of A - B"}),
+        "p_a_better": (("metric",), a_better,
+                       {"long_name": "P(A better by more than rope); NaN for descriptive metrics"}),
+        "p_rope": (("metric",), inside, {"long_name": "P(|A - B| <= rope)"}),
+        "p_b_better": (("metric",), b_better,
+                       {"long_name": "P(B better by more than rope); NaN for descriptive metrics"}),
+        "rope": (("metric",), width[:, 0], {"long_name": "half-width of the ROPE"}),
+        "higher_is_better": (("metric",), np.array([
+            np.nan if d is None else float(d == "higher") for d in direction]),
+            {"long_name": "1 if higher is better, 0 if lower, NaN if descriptive"}),
+    }
+
+
+def _derive(theta: np.ndarray, metrics: Sequence[Metric], kind: str, lead: tuple[str, ...]
+            ) -> dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, str]]]:
+    """Metric variables (dim classifier) and differences from ``theta[..., 2, K, K]``."""
+    out: dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, str]]] = {}
+    for m in metrics:
+        value = _metric_values(m, theta, kind)
+        out[m.name] = (lead + ("classifier",), value, {"long_name": m.long_name})
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: undefined (NaN)
+            diff = value[..., 0] - value[..., 1]
+        out[f"{m.name}_diff"] = (lead, diff, {"long_name": f"{m.long_name}: A minus B"})
+    return out
+
+
+def _tree(
+    counts: np.ndarray, alpha: np.ndarray, cell_dims: tuple[str, ...], coords: dict[str, Any],
+    theta_fn: Any, metrics: Sequence[Metric], kind: str, rope: Mapping[str, float],
+    draws: int, chains: int, random_seed: Any, hdi_prob: float, attrs: dict[str, Any],
+    extra_observed: Mapping[str, Any] = (), store_theta: bool = True,
+) -> xr.DataTree:
+    """Draw the joint posterior (and prior) and assemble the result tree.
+
+    ``alpha`` is either one concentration per cell (a single Dirichlet over the cells) or a pair
+    ``(prevalence alpha (K,), joint alpha (K, K, K))``: the prevalence of the true classes and,
+    for each true class, a Dirichlet over the (A, B) prediction pairs.
+    """
+    seq = seed_sequence(random_seed)
+    rng_post, rng_prior = _rng(seq)
+    lead = box.SAMPLE_DIMS
+    coords = {"chain": np.arange(chains), "draw": np.arange(draws),
+              "diagnostic": ["r_hat", "ess_bulk"], "metric": [m.name for m in metrics],
+              **coords}
+    cells = _draw_cells(rng_post, alpha, counts, chains, draws, check=True)
+    theta = theta_fn(cells)
+    posterior = {"cells": (lead + cell_dims, cells, {"long_name": "joint cell probabilities"})}
+    if store_theta:
+        posterior["theta"] = (lead + ("classifier", "true_class", "pred_class"), theta,
+                              {"long_name": "confusion probability matrix of each classifier "
+                                            "(rows true, columns predicted)"})
+    posterior.update(_derive(theta, metrics, kind, lead))
+    diffs = {m.name: posterior[f"{m.name}_diff"][1] for m in metrics}
+    groups = {
+        "posterior": box.make_dataset(posterior, coords, {"method": "exact"}),
+        "diagnostics": box.make_dataset(diagnostic_variables(posterior, "split", "mean"), coords, {
+            "r_hat_method": "split", "ess_method": "mean",
+            "note": "exact draws are independent; classic split R-hat and Geyer ESS"}),
+        "comparison": box.make_dataset(_comparison(diffs, metrics, rope, hdi_prob), coords, {
+            "hdi_prob": hdi_prob,
+            "note": "p_a_better + p_rope + p_b_better = 1; 'better' follows the metric's "
+                    "direction; A - B differences come from one joint posterior"}),
+    }
+    if _proper(alpha):
+        prior_cells = _draw_cells(rng_prior, alpha, np.zeros_like(counts), chains, draws)
+        prior_vars = {"cells": (lead + cell_dims, prior_cells,
+                                {"long_name": "joint cell probabilities"})}
+        prior_vars.update(_derive(theta_fn(prior_cells), metrics, kind, lead))
+        groups["prior"] = box.make_dataset(prior_vars, coords, {"method": "exact"})
+    n = counts.sum()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        obs_theta = theta_fn(counts[None, None] / n)[0, 0]
+    groups["observed_metrics"] = box.make_dataset(
+        _derive(obs_theta, metrics, kind, ()),
+        coords, {"note": "metrics at the observed proportions; NaN means undefined"})
+    groups["observed_data"] = box.make_dataset(
+        {"counts": (cell_dims, counts, {"long_name": "joint counts"}), **dict(extra_observed)},
+        coords)
+    return box.make_tree(groups, {
+        "bayescm_version": __version__, "method": "exact", "hdi_prob": hdi_prob,
+        "draws": draws, "chains": chains,
+        **record(seq),
+        "rope": box.json_attr(dict(rope)),
+        "metrics": box.json_attr([m.name for m in metrics]),
+        **attrs,
+    })
