@@ -192,7 +192,7 @@ def test_multiclass_paired_closed_form():
     b = np.where(b_right, y, (y + 2) % 3)
     res = compare_paired(y, a, b, metrics=["acc", "kappa", "f1_macro"], random_seed=3,
                          prior=bcm.Dirichlet(1.0))  # one Dirichlet(1) over the 27 cells
-    assert res.attrs["model"] == "multiclass"
+    assert res.attrs["model"] == "paired" and res.attrs["family"] == "multiclass"
     n_a = int(np.sum(a_right & ~b_right))
     n_b = int(np.sum(b_right & ~a_right))
     # 6 cells (k, k, m != k) carry "only A right", 6 carry "only B right" (alpha = 1 each)

@@ -14,29 +14,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
+from bayescm.core.confusion import ConfusionMatrix, EmptyMatrixWarning
 from bayescm.core.resources import check_memory
-from bayescm.core.stats import HDI_PROB, check_prob
-from bayescm.core.streams import generator, record, seed_sequence
+from bayescm.core.streams import generator, record
 from bayescm.core.validate import check_int_array, keyword_checked
-from bayescm.metrics.base import Metric, resolve_metrics
-from bayescm.models import trees as _trees
-from bayescm.models.binary import BinaryModel
-from bayescm.models.build import checked_overrides
-from bayescm.models.pipeline import (
-    check_int,
-    constant_data,
-    prior_draws,
-    seeds,
-    stored_values,
-    tree_attrs,
-)
+from bayescm.metrics.base import Metric
+from bayescm.models.context import FitContext, assemble
+from bayescm.models.pipeline import prior_draws, seeds, stored_values
 
 __all__ = ["posterior_predictive", "prior_predictive"]
 
@@ -107,16 +99,17 @@ def posterior_predictive(
     >>> np.unique(pp["posterior_predictive"]["acc"].values).tolist()
     [0.0, 1.0]
     """
-    kind = _trees.kind_of(idata)
-    priors = _trees.decoded_priors(idata)
-    selected = _trees.selected_metrics(idata, kind, priors, metrics, "posterior_predictive")
+    ctx = FitContext.from_tree(idata, "posterior_predictive", metrics,
+                               remedy="Use the fit of one classifier's matrix instead.")
+    kind, priors, selected = ctx.kind, ctx.priors, ctx.metrics
     post = box.get_group(idata, "posterior")
-    batched = "classifier" in post.dims
+    batched = ctx.batched
     order = ["chain", "draw"] + (["classifier"] if batched else []) + ["true_class", "pred_class"]
     theta = np.asarray(post["theta"].transpose(*order).values, dtype=float)
     if not batched:
         theta = theta[:, :, None]
-    observed = _trees.counts_of(idata, batched).sum(axis=(-2, -1))
+    assert ctx.counts is not None
+    observed = ctx.counts.sum(axis=(-2, -1))
     sizes = _sample_size(n, observed)
     k = theta.shape[-1]
     pvals = np.clip(theta.reshape(theta.shape[:-2] + (k * k,)), 0.0, None)
@@ -127,15 +120,15 @@ def posterior_predictive(
     counts = rng.multinomial(sizes, pvals).reshape(theta.shape)
 
     params, synthetic_theta = kind.observed(counts, priors)
-    variables = _trees.named(kind.derive(params, priors, selected, theta=synthetic_theta),
-                             box.SAMPLE_DIMS, batched, kind, selected)
+    variables = ctx.name_variables(kind.derive(params, priors, selected, theta=synthetic_theta),
+                                   box.SAMPLE_DIMS)
     lead = box.SAMPLE_DIMS + (("classifier",) if batched else ())
     variables["counts"] = (lead + ("true_class", "pred_class"),
                            counts if batched else counts[:, :, 0],
                            {"long_name": "synthetic confusion matrix counts (rows true)"})
     variables["theta"] = (variables["theta"][0], variables["theta"][1],
                           {"long_name": "synthetic proportions counts / n"})
-    coords = _trees.coords_of(idata, kind, post)
+    coords = ctx.coords(post.sizes["chain"], post.sizes["draw"])
     ds = box.make_dataset(variables, coords, {
         "n": box.json_attr(sizes.tolist() if batched else int(sizes[0])),
         **record(seq),
@@ -162,7 +155,8 @@ def prior_predictive(
     chains: int = 4,
     random_seed: int | np.random.Generator | None = None,
     metrics: Iterable[str | Metric] | str | Metric | None = None,
-    hdi_prob: float = HDI_PROB,
+    hdi_prob: float | None = None,
+    priors: Mapping[str, Any] | None = None,
 ) -> xr.DataTree:
     """The priors on every metric implied by the parameter priors, without any data.
 
@@ -183,6 +177,9 @@ def prior_predictive(
         Multiclass: whether the classes are ordered (adds weighted Kappa).
     draws, chains, random_seed, metrics, hdi_prob
         As in :func:`~bayescm.fit`.
+    priors : mapping of parameter name -> prior, optional
+        Priors keyed by parameter, as in :func:`~bayescm.fit` (unknown keys raise a
+        TypeError naming the valid ones).
 
     Returns
     -------
@@ -200,44 +197,36 @@ def prior_predictive(
     >>> bool(((acc > 0.4) & (acc < 0.6)).mean() > 0.2)
     True
     """
-    draws = check_int(draws, "draws", 1)
-    chains = check_int(chains, "chains", 1)
-    hdi_prob = check_prob(hdi_prob)
     if isinstance(labels, (str, bytes)):
         raise TypeError(f"labels must be a sequence of class labels, got the string {labels!r}.")
     labels = ["positive", "negative"] if labels is None else [str(v) for v in labels]
     if len(labels) < 2 or len(set(labels)) != len(labels):
         raise ValueError(f"labels must name at least 2 distinct classes, got {labels}.")
-    if len(labels) == 2:
-        kind: Any = BinaryModel(labels)
-    else:
-        from bayescm.models.multiclass import MulticlassModel
-
-        kind = MulticlassModel(labels, ordered=ordered)
-    overrides = checked_overrides(kind, {"prevalence": prevalence, "tpr": tpr, "tnr": tnr,
-                                          "rates": rates})
-    priors = kind.resolve_priors(prior, overrides)
+    k = len(labels)
+    zeros = np.zeros((k, k), dtype=np.int64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EmptyMatrixWarning)
+        template = (ConfusionMatrix(zeros, labels=labels, positive=labels[0]) if k == 2 else
+                    ConfusionMatrix(zeros, labels=labels, ordered=ordered))
+        ctx = FitContext.from_arguments(
+            template, prior=prior, priors=priors,
+            keywords={"prevalence": prevalence, "tpr": tpr, "tnr": tnr, "rates": rates},
+            metrics=metrics, draws=draws, chains=chains, hdi_prob=hdi_prob,
+            random_seed=random_seed)
+    kind, priors, selected, draws, chains = ctx.kind, ctx.priors, ctx.metrics, ctx.draws, \
+        ctx.chains
     if kind.improper(priors):
         raise ValueError("An improper prior (Haldane) cannot be sampled, so it implies no "
                          "distribution on the metrics; use 'laplace', 'jeffreys' or a Beta.")
-    selected = kind.select_metrics(resolve_metrics(metrics, kind.catalogue, kind.name), priors)
-    seq = seed_sequence(random_seed)
+    seq = ctx.seed
     check_memory(stored_values(kind, selected, 0, chains, draws), "This prior predictive",
                  ["fewer draws (draws=, chains=)", "only the metrics you need (metrics=[...])"])
     _, rng, _ = seeds(seq)
-    k = len(labels)
-    zeros = np.zeros((1, k, k), dtype=np.int64)
-    params, batched = prior_draws(kind, priors, None, zeros, rng, chains, draws)
+    params, batched = prior_draws(kind, priors, None, zeros[None], rng, chains, draws)
     assert params is not None
     if not batched:
         params = {p: v[:, :, None] for p, v in params.items()}
-    coords: dict[str, Any] = {"chain": np.arange(chains), "draw": np.arange(draws),
-                              **kind.coords()}
     groups = {"prior": box.make_dataset(
-        _trees.named(kind.derive(params, priors, selected), box.SAMPLE_DIMS, False, kind,
-                     selected), coords, {"note": "metric priors implied by the parameter priors"})}
-    fixed = constant_data(kind, priors, coords)
-    if fixed is not None:
-        groups["constant_data"] = fixed
-    attrs = tree_attrs(kind, priors, selected, hdi_prob, draws, chains, **record(seq))
-    return box.make_tree(groups, attrs)
+        ctx.name_variables(kind.derive(params, priors, selected), box.SAMPLE_DIMS, "drop"),
+        ctx.coords(), {"note": "metric priors implied by the parameter priors"})}
+    return assemble(ctx.replace(counts=None), groups, **record(seq))

@@ -22,9 +22,9 @@ from bayescm.core.exact import draw_beta, draw_dirichlet
 from bayescm.core.streams import generator
 from bayescm.core.validate import keyword_checked
 from bayescm.metrics.base import Metric
-from bayescm.models import trees as _trees
+from bayescm.models.context import FitContext, assemble
 from bayescm.models.pipeline import DIAGNOSTIC_METHODS, diagnostic_variables, sample_array
-from bayescm.priors.base import Beta, Dirichlet, Fixed, prior_to_dict, resolve_prior
+from bayescm.priors import Beta, Dirichlet, Fixed, prior_to_dict, resolve_prior
 
 __all__ = ["with_prevalence"]
 
@@ -239,25 +239,24 @@ def with_prevalence(
     >>> round(float(deployed["posterior"]["ppv"].mean()), 2)
     0.08
     """
-    kind = _trees.kind_of(idata)
+    ctx = FitContext.from_tree(idata, "with_prevalence", metrics,
+                               remedy="Use the fit of one classifier's matrix instead.")
+    kind = ctx.kind
     rng, _ = generator(random_seed)
     deployment = _Deployment(prevalence, kind)
-    old_priors = _trees.decoded_priors(idata)
-    priors = dict(old_priors)
-    priors["prevalence"] = deployment.prior_for_derive(old_priors.get("prevalence"))
-    selected = _trees.selected_metrics(idata, kind, priors, metrics, "with_prevalence")
-    intrinsic = [p for p in kind.parameters if p != "prevalence"]
+    priors = {**ctx.priors,
+              "prevalence": deployment.prior_for_derive(ctx.priors.get("prevalence"))}
+    selected = ctx.metrics
+    intrinsic = [p for p in kind.prior_arguments if p != "prevalence"]
 
     post = box.get_group(idata, "posterior")
-    batched = "classifier" in post.dims
-    coords = _trees.coords_of(idata, kind, post)
+    batched = ctx.batched
+    coords = ctx.coords(post.sizes["chain"], post.sizes["draw"])
     groups = {name: box.copy_group(idata, name) for name in idata.children
-              if name not in {"posterior_predictive", "posterior", "prior"}}
+              if name not in {"posterior_predictive", "posterior", "prior", "observed_metrics"}}
 
-    absent = _trees.counts_of(idata, batched).sum(axis=-1) == 0  # classes without items
-    post_vars = _exchange(post, kind, priors, selected, deployment, rng, intrinsic, batched,
-                          absent)
-    method = str(post.attrs.get("method", box.root_attrs(idata).get("method", "exact")))
+    post_vars = _exchange(ctx, post, priors, deployment, rng, intrinsic, batched, ctx.absent())
+    method = str(post.attrs.get("method", ctx.method))
     attrs = {**post.attrs, "deployment_prevalence": box.json_attr(deployment.description)}
     groups["posterior"] = box.make_dataset(post_vars, coords, attrs)
     r_method, e_method = DIAGNOSTIC_METHODS.get(method, DIAGNOSTIC_METHODS["exact"])
@@ -270,19 +269,16 @@ def with_prevalence(
         prior_ds = box.get_group(idata, "prior")
         prior_batched = "classifier" in prior_ds.dims
         groups["prior"] = box.make_dataset(
-            _exchange(prior_ds, kind, priors, selected, deployment, rng, intrinsic,
-                      prior_batched),
-            _trees.coords_of(idata, kind, prior_ds), prior_ds.attrs)
+            _exchange(ctx, prior_ds, priors, deployment, rng, intrinsic, prior_batched),
+            ctx.coords(prior_ds.sizes["chain"], prior_ds.sizes["draw"]), prior_ds.attrs)
 
-    counts = _trees.counts_of(idata, batched)
-    obs_params, _ = kind.observed(counts, priors)
-    point = deployment.point(counts.shape[0])
+    assert ctx.counts is not None
+    obs_params, _ = kind.observed(ctx.counts, priors)
+    point = deployment.point(ctx.counts.shape[0])
     if point is not None:
         obs_params["prevalence"] = point
-    obs_vars = _trees.named(kind.derive(obs_params, priors, selected), (), batched, kind,
-                            selected)
     groups["observed_metrics"] = box.make_dataset(
-        obs_vars, coords,
+        ctx.name_variables(kind.derive(obs_params, priors, selected), ()), coords,
         {"note": "observed rates (counts) at the deployment prevalence "
                  + ("" if point is None else "(its mean) ")
                  + "; NaN means undefined (0/0), inf unbounded"})
@@ -293,20 +289,20 @@ def with_prevalence(
         constant["prevalence"] = xr.Variable(kind.param_dims("prevalence"),
                                              np.asarray(deployment.fixed.value),
                                              {"long_name": "fixed deployment prevalence"})
-    if constant:
-        groups["constant_data"] = box.make_dataset(
-            {k: (v.dims, v.values, v.attrs) for k, v in constant.items()}, coords)
+    groups["constant_data"] = box.make_dataset(
+        {k: (v.dims, v.values, v.attrs) for k, v in constant.items()}, coords)
+    if not constant:
+        del groups["constant_data"]  # nothing fixed: the assembler must not add the test set's
 
-    root = box.root_attrs(idata)
-    fit_priors = box.read_json_attr(idata, "priors") if "priors" in root else {}
-    root["test_set_prevalence"] = box.json_attr(fit_priors.get("prevalence"))
-    root["deployment_prevalence"] = box.json_attr(deployment.description)
-    root["priors"] = box.json_attr({**fit_priors, "prevalence": deployment.description})
-    root["metrics"] = box.json_attr([m.name for m in selected])
-    return box.make_tree(groups, root)
+    fit_priors = {k: prior_to_dict(v) for k, v in ctx.priors.items()}
+    return assemble(ctx.replace(priors={k: v for k, v in ctx.priors.items()
+                                        if k != "prevalence"}), groups,
+                    test_set_prevalence=box.json_attr(fit_priors.get("prevalence")),
+                    deployment_prevalence=box.json_attr(deployment.description),
+                    priors=box.json_attr({**fit_priors, "prevalence": deployment.description}))
 
 
-def _exchange(ds: xr.Dataset, kind: Any, priors: dict[str, Any], selected: list[Metric],
+def _exchange(ctx: FitContext, ds: xr.Dataset, priors: dict[str, Any],
               deployment: _Deployment, rng: np.random.Generator, intrinsic: list[str],
               batched: bool, skip: np.ndarray | None = None) -> dict[str, Any]:
     """Derive ``theta`` and metrics from ``ds``'s intrinsic draws and the new prevalence."""
@@ -315,12 +311,13 @@ def _exchange(ds: xr.Dataset, kind: Any, priors: dict[str, Any], selected: list[
         raise ValueError(f"The result lacks the classifier parameters {missing}; "
                          "with_prevalence needs a tree from bcm.fit.")
     chains, draws = ds.sizes["chain"], ds.sizes["draw"]
-    params = {p: np.array(sample_array(ds[p], kind, p, batched)) for p in intrinsic}  # own copy
+    params = {p: np.array(sample_array(ds[p], ctx.kind, p, batched))  # own copy
+              for p in intrinsic}
     new = deployment.sample(rng, chains, draws)
     if new is not None:
         batch = next(iter(params.values())).shape[2]
         new = np.expand_dims(new, 2)  # shared by the whole batch
         params["prevalence"] = np.broadcast_to(
             new, new.shape[:2] + (batch,) + new.shape[3:]).copy()
-    return _trees.named(kind.derive(params, priors, selected, skip=skip), box.SAMPLE_DIMS,
-                        batched, kind, selected)
+    return ctx.name_variables(ctx.kind.derive(params, priors, ctx.metrics, skip=skip),
+                              box.SAMPLE_DIMS, "keep" if batched else "drop")

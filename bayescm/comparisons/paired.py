@@ -56,7 +56,7 @@ from bayescm.models.paired import (
     _tree,
 )
 from bayescm.models.pipeline import check_int
-from bayescm.priors.base import Dirichlet
+from bayescm.priors import Dirichlet
 
 __all__ = ["compare_paired", "compare_paired_counts", "comparison_table", "encode_labels"]
 
@@ -185,7 +185,7 @@ def compare_paired(
     coords = {"true_class": str_classes, "pred_class": str_classes, "pred_a": str_classes,
               "pred_b": str_classes, "classifier": names}
     marginal = np.stack([counts.sum(axis=-1), counts.sum(axis=-2)])
-    attrs = {"model": kind, "comparison": "paired: prevalence x Dirichlet over (A, B) per true "
+    attrs = {"family": kind, "comparison": "paired: prevalence x Dirichlet over (A, B) per true "
                                           "class",
              "labels": box.json_attr(str_classes), "classifiers": box.json_attr(names),
              "prior": box.json_attr(prior_record)}
@@ -284,7 +284,7 @@ def compare_paired_counts(
         return np.stack(mats, axis=-3)
 
     coords = {"agreement": list(AGREEMENT), "classifier": names}
-    attrs = {"model": "binary", "comparison": "paired: Dirichlet over the agreement table",
+    attrs = {"family": "binary", "comparison": "paired: Dirichlet over the agreement table",
              "classifiers": box.json_attr(names),
              "prior": box.json_attr({"dist": "Dirichlet", "alpha": alpha.tolist()})}
     tree = _tree(counts, alpha, ("agreement",), coords, theta_fn, [acc], "binary", rope_map,

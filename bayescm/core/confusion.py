@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -14,7 +13,7 @@ from bayescm.core.counts import (
     _validate_counts,
     _validate_labels,
 )
-from bayescm.core.validate import check_count_array, keyword_checked
+from bayescm.core.validate import check_count_array, keyword_checked, warn_user
 
 __all__ = ["ConfusionMatrix", "EmptyMatrixWarning"]
 
@@ -105,11 +104,10 @@ class ConfusionMatrix:
                 arr.setflags(write=False)
                 labs = labs[::-1]
         if arr.sum() == 0:
-            warnings.warn(
+            warn_user(
                 "The confusion matrix is all zeros: there is no data, so the posterior will "
                 "equal the prior.",
                 EmptyMatrixWarning,
-                stacklevel=3,  # past the keyword check, to the caller
             )
         object.__setattr__(self, "_counts", arr)
         object.__setattr__(self, "_labels", labs)

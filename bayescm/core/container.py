@@ -107,6 +107,11 @@ def json_attr(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
+def read_json_attr_text(text: str) -> Any:
+    """Decode JSON text written by :func:`json_attr`."""
+    return json.loads(text)
+
+
 def read_json_attr(idata: xr.DataTree, key: str) -> Any:
     """Decode a JSON root attribute written by :func:`json_attr`."""
     return json.loads(idata.attrs[key])

@@ -13,10 +13,16 @@ import json
 import numbers
 from typing import Any
 
-__all__ = ["KINDS", "validate"]
+__all__ = ["KINDS", "add_model_key", "validate"]
 
-KINDS = ("binary", "multiclass", "scores", "hierarchical")
-"""Model kinds a result can hold (root attribute ``model``)."""
+KINDS: list[str] = []
+"""Keys of the registered model kinds (root attribute ``model``), filled by the registry."""
+
+
+def add_model_key(key: str) -> None:
+    """Accept ``key`` as a tree's ``model`` (called by :func:`bayescm.models.registry.register`)."""
+    if key not in KINDS:
+        KINDS.append(key)
 
 
 def _fail(attr: str, problem: str) -> ValueError:

@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import json
 import numbers
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from bayescm.core.validate import INT64_MAX
+from bayescm.core.validate import INT64_MAX, warn_user
 
 __all__ = ["SharedRandomNumbersWarning", "child", "generator", "record", "seed_from_attrs",
            "seed_sequence", "shared_stream", "streams", "warn_if_shared"]
@@ -189,14 +188,14 @@ def shared_stream(attrs_a: Mapping[str, Any], attrs_b: Mapping[str, Any]) -> boo
     return a is not None and a == b
 
 
-def warn_if_shared(attrs_a: Mapping[str, Any], attrs_b: Mapping[str, Any], stacklevel: int = 3
+def warn_if_shared(attrs_a: Mapping[str, Any], attrs_b: Mapping[str, Any]
                    ) -> None:
     """Warn (:class:`SharedRandomNumbersWarning`) when two results share random numbers."""
     if shared_stream(attrs_a, attrs_b):
         seed = attrs_a.get("random_seed")
-        warnings.warn(
+        warn_user(
             f"Both results were drawn from the same random numbers (random_seed={seed}: the "
             "same seed, or generators in the same state), so their draws are not independent "
             "and the comparison is biased (two identical classifiers would never tie). Fit "
             "them with different seeds, or as one batch: bcm.fit({'a': cm_a, 'b': cm_b}).",
-            SharedRandomNumbersWarning, stacklevel=stacklevel + 1)  # + the keyword check
+            SharedRandomNumbersWarning)

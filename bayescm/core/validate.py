@@ -21,6 +21,8 @@ import functools
 import inspect
 import math
 import numbers
+import os
+import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -325,6 +327,30 @@ def check_real_array(value: Any, name: str, low: float = -math.inf, high: float 
         raise ValueError(f"{name} must lie in {left}{_fmt(low)}, {_fmt(high)}{right}, "
                          f"got {bad!r}.")
     return out
+
+
+# ----------------------------------------------------------------------------- warnings
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+"""The package's folder: frames inside it are skipped when a warning names its line."""
+
+
+def warn_user(message: str, category: type[Warning] = UserWarning) -> None:
+    """Issue a warning attributed to the user's line: the first caller outside bayescm.
+
+    However deep inside the package the warning is raised, it points at the call the user
+    wrote (``warnings.warn``'s ``skip_file_prefixes``), so refactoring never moves it.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from bayescm.core.validate import warn_user
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     warn_user("look here")
+    >>> seen[0].filename.endswith("validate.py")
+    False
+    """
+    warnings.warn(message, category, skip_file_prefixes=(PACKAGE_DIR,))
 
 
 # ----------------------------------------------------------------------------- keywords

@@ -1,41 +1,48 @@
 """``build_model``: the PyMC model of a confusion matrix, for NUTS and for analysts to extend.
 
-The model kinds live in their own files: :mod:`bayescm.models.binary` (three Beta-Binomials) and
-:mod:`bayescm.models.multiclass` (c + 1 Dirichlet-Multinomials). This module picks one.
+The model kinds live in their own files (:mod:`bayescm.models.binary`, three Beta-Binomials;
+:mod:`bayescm.models.multiclass`, c + 1 Dirichlet-Multinomials; and the other registered kinds);
+this module asks the registry for the kind of the data and builds its PyMC model.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bayescm.core.confusion import ConfusionMatrix, as_batch
-from bayescm.models.binary import BinaryModel, matrices_counts
+from bayescm.core.confusion import ConfusionMatrix
+from bayescm.core.validate import keyword_checked
+from bayescm.models import registry
+from bayescm.models.base import ModelKind
+from bayescm.models.context import FitContext, checked_overrides
 
-__all__ = ["build_model", "model_kind"]
+if TYPE_CHECKING:
+    import pymc as pm
+
+__all__ = ["build_model", "checked_overrides", "model_kind"]
 
 
-def model_kind(cm: ConfusionMatrix) -> Any:
-    """The model kind object for a confusion matrix: binary with a positive class, else multiclass.
+def model_kind(cm: ConfusionMatrix) -> ModelKind:
+    """The model kind of a confusion matrix (the registry's choice for ``model="auto"``).
 
     Examples
     --------
     >>> import bayescm as bcm
-    >>> model_kind(bcm.ConfusionMatrix.from_counts(tp=1, fn=2, tn=3, fp=4)).name
+    >>> model_kind(bcm.ConfusionMatrix.from_counts(tp=1, fn=2, tn=3, fp=4)).key
     'binary'
     """
-    if cm.is_binary:
-        return BinaryModel(cm.coords)
-    from bayescm.models.multiclass import MulticlassModel
-
-    return MulticlassModel(cm.coords, ordered=cm.ordered)
+    return registry.for_data(cm)
 
 
+@keyword_checked
 def build_model(
     data: ConfusionMatrix | Mapping[str, ConfusionMatrix],
     prior: Any = None,
+    *,
+    priors: Mapping[str, Any] | None = None,
+    model: str = "auto",
     **parameter_priors: Any,
-) -> Any:
+) -> pm.Model:
     """Build the PyMC model of a confusion matrix (or a batch of them).
 
     A fresh ``pm.Model`` is returned on every call. Binary matrices get the free variables
@@ -52,13 +59,24 @@ def build_model(
     prior : str or prior, optional
         Prior for every parameter not given separately; default Laplace (binary) or
         ``"weak"`` (K classes), as in :func:`~bayescm.fit`.
+    priors : mapping of parameter name -> prior, optional
+        Priors keyed by parameter, as in :func:`~bayescm.fit` (e.g. ``{"tpr": bcm.Beta(10, 2),
+        "prevalence": bcm.Fixed(0.5)}``); unknown keys raise a TypeError naming the valid ones.
+    model : str, default "auto"
+        A registered model kind (:func:`bayescm.models.registry.keys`); ``"auto"`` picks the
+        binary or multiclass model.
     **parameter_priors
-        Per-parameter priors: ``prevalence``, ``tpr``, ``tnr`` (binary) or ``prevalence``,
-        ``rates`` (multiclass); ``prevalence`` may be :class:`~bayescm.Fixed`.
+        The same per-parameter priors as keywords: ``prevalence``, ``tpr``, ``tnr`` (binary)
+        or ``prevalence``, ``rates`` (multiclass); ``prevalence`` may be :class:`~bayescm.Fixed`.
 
     Returns
     -------
     pymc.Model
+
+    Raises
+    ------
+    TypeError
+        A prior for a parameter the model does not have.
 
     See Also
     --------
@@ -68,22 +86,12 @@ def build_model(
     --------
     >>> import bayescm as bcm
     >>> cm = bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2)
-    >>> model = bcm.build_model(cm, prevalence=bcm.Fixed(0.5))
+    >>> model = bcm.build_model(cm, priors={"prevalence": bcm.Fixed(0.5)})
     >>> sorted(rv.name for rv in model.free_RVs)
     ['tnr', 'tpr']
     """
-    names, mats = as_batch(data)
-    kind = model_kind(mats[0])
-    priors = kind.resolve_priors(prior, checked_overrides(kind, parameter_priors))
-    return kind.build_pymc(names, matrices_counts(mats), priors)
-
-
-def checked_overrides(kind: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
-    """Per-parameter priors of a model kind; names it does not have raise a TypeError."""
-    unknown = [k for k, v in overrides.items() if k not in kind.prior_arguments and v is not None]
-    if unknown:
-        raise TypeError(
-            f"{unknown} are not parameters of the {kind.name} model; its priors are set with "
-            f"{', '.join(kind.prior_arguments)} (valid keywords)."
-        )
-    return {k: v for k, v in overrides.items() if k in kind.prior_arguments}
+    ctx = FitContext.from_arguments(data, model=model, prior=prior, priors=priors,
+                                    keywords=parameter_priors, draws=1)
+    if ctx.counts is None:
+        raise TypeError(f"The {ctx.kind.key} model is not built from confusion matrices.")
+    return ctx.kind.build_pymc(ctx.names, ctx.counts, ctx.priors)

@@ -32,8 +32,12 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["HIERARCHICAL_PARAMETERS", "HalfNormal", "Normal", "build_hierarchical_model",
-           "sroc_draws"]
+from bayescm.metrics.base import BINARY_METRICS
+from bayescm.models.base import ModelKind, Parameter
+from bayescm.models.registry import register
+
+__all__ = ["HIERARCHICAL_PARAMETERS", "HalfNormal", "HierarchicalModel", "Normal",
+           "build_hierarchical_model", "sroc_draws"]
 
 HIERARCHICAL_PARAMETERS = ("mu_logit_tpr", "mu_logit_tnr", "sd_logit_tpr", "sd_logit_tnr",
                            "corr_logit", "prevalence")
@@ -123,7 +127,7 @@ def default_priors() -> dict[str, Any]:
     >>> sorted(default_priors())[:2]
     ['corr_logit', 'mu_logit_tnr']
     """
-    from bayescm.priors.base import Laplace
+    from bayescm.priors import Laplace
 
     return {"mu_logit_tpr": Normal(0.0, 2.0), "mu_logit_tnr": Normal(0.0, 2.0),
             "sd_logit_tpr": HalfNormal(1.0), "sd_logit_tnr": HalfNormal(1.0),
@@ -139,7 +143,7 @@ def resolve_priors(priors: Mapping[str, Any] | None) -> dict[str, Any]:
     >>> resolve_priors({"sd_logit_tpr": HalfNormal(0.5)})["sd_logit_tpr"]
     HalfNormal(sigma=0.5)
     """
-    from bayescm.priors.base import Beta, resolve_prior
+    from bayescm.priors import Beta, resolve_prior
 
     out = default_priors()
     if priors is None:
@@ -255,29 +259,31 @@ _LONG = {
 }
 
 
-def fit_hierarchical(names: Sequence[str], counts: np.ndarray, group: str, *,
-                     priors: Mapping[str, Any] | None, draws: int, chains: int,
-                     seed: np.random.SeedSequence, selected: Sequence[Any], hdi_prob: float,
-                     progressbar: bool, options: Mapping[str, Any]) -> Any:
+def fit_hierarchical(ctx: Any, group: str, *, progressbar: bool, options: Mapping[str, Any]
+                     ) -> Any:
     """Sample :func:`build_hierarchical_model` with NUTS and assemble the result tree.
 
-    Called by ``bcm.fit(matrices, model="hierarchical", group=...)``, which validates the
-    arguments; see there.
+    Called through ``bcm.fit(matrices, model="hierarchical", group=...)``
+    (:meth:`HierarchicalModel.fit` validates the arguments); ``ctx`` is the fit's
+    :class:`~bayescm.models.context.FitContext`.
     """
     import pymc as pm
     import xarray as xr
 
     from bayescm.core import container as box
     from bayescm.core.diagnostics import ess, rhat
-    from bayescm.core.streams import child, record
+    from bayescm.core.streams import child
     from bayescm.models.binary import BinaryModel
-    from bayescm.models.pipeline import name_variables, tree_attrs
+    from bayescm.models.context import assemble
+    from bayescm.models.pipeline import name_variables
+
+    names, counts, draws, chains = ctx.names, ctx.counts, ctx.draws, ctx.chains
+    seed, selected, chosen = ctx.seed, ctx.metrics, ctx.priors
 
     if group in ("chain", "draw", "classifier", "sroc_fpr", "logit", "diagnostic", "true_class",
                  "pred_class") or group in HIERARCHICAL_PARAMETERS or group in GROUP_VARIABLES:
         raise ValueError(f"group={group!r} is a name bayescm uses for another dim or variable; "
                          "choose another (e.g. 'study', 'site', 'subgroup').")
-    chosen = resolve_priors(priors)
     model = build_hierarchical_model(names, counts, group, chosen)
     kwargs = {"target_accept": 0.9, **dict(options)}
     trace = pm.sample(draws=draws, chains=chains, model=model, progressbar=progressbar,
@@ -290,9 +296,9 @@ def fit_hierarchical(names: Sequence[str], counts: np.ndarray, group: str, *,
         order = ["chain", "draw"] + [d for d in da.dims if d not in ("chain", "draw")]
         return np.asarray(da.transpose(*order).values, dtype=float)
 
-    kind = BinaryModel(["positive", "negative"])
+    kind = BinaryModel(ctx.kind.labels)
     params = {p: arr(p) for p in GROUP_VARIABLES}  # (chain, draw, G)
-    from bayescm.priors.base import Beta
+    from bayescm.priors import Beta
 
     derive_priors = {"prevalence": Beta(1, 1), "tpr": Beta(1, 1), "tnr": Beta(1, 1)}
     derived = kind.derive(params, derive_priors, list(selected))
@@ -335,13 +341,8 @@ def fit_hierarchical(names: Sequence[str], counts: np.ndarray, group: str, *,
     groups["observed_data"] = box.make_dataset(
         {"counts": ((group, "true_class", "pred_class"), counts,
                     {"long_name": "confusion matrix counts of each group"})}, coords)
-    prior_dicts = {k: (v.to_dict() if hasattr(v, "to_dict") else {"repr": repr(v)})
-                   for k, v in chosen.items()}
-    attrs = tree_attrs(kind, derive_priors, list(selected), hdi_prob, draws, chains,
-                       method="nuts", **record(seed))
-    attrs.update({"model": "hierarchical", "group": group,
-                  "priors": box.json_attr(prior_dicts), "target_accept": kwargs["target_accept"]})
-    tree = box.make_tree(groups, attrs)
+    tree = assemble(ctx, groups, method="nuts", target_accept=kwargs["target_accept"],
+                    **ctx.seed_record())
     _warn_divergences(groups["sample_stats"], kwargs["target_accept"])
     return tree
 
@@ -355,13 +356,116 @@ def _ess_tail(values: np.ndarray) -> np.ndarray:
 
 
 def _warn_divergences(stats: Any, target_accept: float) -> None:
-    import warnings
+    from bayescm.core.validate import warn_user
 
     n = int(np.asarray(stats["diverging"].values).sum())
     if n:
-        warnings.warn(
+        warn_user(
             f"{n} divergent transitions: the sampler met a region of the posterior it could not "
             "follow, so the draws may be biased. Remedies: a higher target_accept (now "
             f"{target_accept}; try 0.95 or 0.99), more tuning (tune=2000), or a stronger prior "
             "on the between-group scales (priors={'sd_logit_tpr': "
-            "bcm.hierarchical.HalfNormal(0.5), ...}).", UserWarning, stacklevel=5)  # to the caller
+            "bcm.hierarchical.HalfNormal(0.5), ...}).", UserWarning)
+
+
+@register
+class HierarchicalModel(ModelKind):
+    """The registered kind ``"hierarchical"``: binary matrices of several groups, partially pooled.
+
+    Fitted with ``bcm.fit(matrices, model="hierarchical", group="study")`` (NUTS, 4 x 1,000
+    draws by default); priors are keyed by :data:`HIERARCHICAL_PARAMETERS` in ``priors={...}``.
+
+    Examples
+    --------
+    >>> from bayescm.models.hierarchical import HierarchicalModel
+    >>> HierarchicalModel.has_exact, HierarchicalModel.default_draws
+    (False, 1000)
+    """
+
+    key = "hierarchical"
+    description = "a hierarchical (partially pooled) fit"
+    default_draws = 1000
+    parameters = tuple(Parameter(name, (), _LONG.get(name, "prevalence of each group"), None)
+                       for name in HIERARCHICAL_PARAMETERS)
+    analyses = frozenset({"summary", "informedness", "prob_superior", "rank_probabilities"})
+    catalogue = BINARY_METRICS
+
+    def __init__(self, labels: Sequence[Any], group: str | None = None) -> None:
+        super().__init__(labels)
+        self.group = group
+
+    @classmethod
+    def from_data(cls, data: Any) -> HierarchicalModel:
+        """Binary matrices keyed by group name."""
+        from bayescm.core.confusion import as_batch
+
+        if not isinstance(data, Mapping):
+            raise TypeError("model='hierarchical' needs a mapping {group name: binary "
+                            f"ConfusionMatrix}}, got {type(data).__name__}.")
+        _, mats = as_batch(data)
+        if not mats[0].is_binary:
+            raise ValueError("model='hierarchical' pools binary matrices (give each a positive "
+                             "class); multiclass pooling is not available.")
+        return cls(mats[0].coords)
+
+    @classmethod
+    def from_attrs(cls, attrs: Mapping[str, Any], labels: Sequence[Any]) -> HierarchicalModel:
+        """Labels and the group dim's name."""
+        return cls(labels, group=attrs.get("group"))
+
+    def root_attrs(self) -> dict[str, Any]:
+        """The positive class and the group dim's name."""
+        return {"positive": self.labels[0], **({"group": self.group} if self.group else {})}
+
+    def select_metrics(self, selected: Sequence[Any], priors: Mapping[str, Any]) -> list[Any]:
+        """Binary metrics besides the per-group prevalence, TPR and TNR (always stored)."""
+        return [m for m in selected if m.name not in ("prevalence", "tpr", "tnr")]
+
+    def resolve_priors(self, prior: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        """Defaults merged under ``priors={...}``; a single ``prior=`` has no meaning here."""
+        if prior is not None:
+            raise ValueError("The hierarchical model's priors are set with priors={...} (keys: "
+                             f"{', '.join(HIERARCHICAL_PARAMETERS)}), not prior=.")
+        return resolve_priors(overrides)
+
+    def build_pymc(self, names: list[str] | None, counts: np.ndarray,
+                   priors: Mapping[str, Any]) -> Any:
+        """The PyMC model (:func:`build_hierarchical_model`) over the group dim."""
+        return build_hierarchical_model(names or [], counts, self.group or "group", priors)
+
+    def observed(self, counts: np.ndarray, priors: Mapping[str, Any]) -> Any:
+        """Unpooled per-group point values (as the binary model)."""
+        from bayescm.models.binary import BinaryModel
+
+        return BinaryModel(self.labels).observed(counts, {"prevalence": None})
+
+    def derive(self, params: Mapping[str, np.ndarray], priors: Mapping[str, Any],
+               selected: Sequence[Any], theta: np.ndarray | None = None,
+               skip: np.ndarray | None = None) -> Any:
+        """Per-group binary metrics from per-group prevalence, TPR and TNR."""
+        from bayescm.models.binary import BinaryModel
+        from bayescm.priors import Laplace
+
+        flat = {"prevalence": Laplace(), "tpr": Laplace(), "tnr": Laplace()}
+        return BinaryModel(self.labels).derive(params, flat, selected, theta=theta)
+
+    def fit(self, ctx: Any, options: Mapping[str, Any]) -> Any:
+        """NUTS on the non-centred model, then the per-group, pooled and new-group outputs."""
+        from bayescm.models.checks import nuts_option_names
+
+        options = dict(options)
+        group = options.pop("group", None)
+        if not isinstance(group, str) or not group.isidentifier():
+            raise ValueError(f"model='hierarchical' needs group='name' naming the group dim "
+                             f"(e.g. 'site', 'study', 'subgroup'), got group={group!r}.")
+        if ctx.method not in ("auto", "nuts"):
+            raise ValueError(f"The hierarchical model is sampled with NUTS; "
+                             f"method={ctx.method!r} is not available for it.")
+        progressbar = bool(options.pop("progressbar", False))
+        options = {**dict(options.pop("sampler_kwargs", None) or {}), **options}
+        unknown = [k for k in options if k not in nuts_option_names()]
+        if unknown:
+            raise TypeError(f"fit() got an unknown keyword argument {unknown[0]!r}; valid "
+                            "keywords: pymc.sample options such as tune, target_accept, cores.")
+        self.group = group
+        return fit_hierarchical(ctx, group, progressbar=progressbar, options=options)

@@ -7,11 +7,12 @@ turns each problem into one :class:`ConvergenceWarning` that says what to do.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+
+from bayescm.core.validate import warn_user
 
 __all__ = ["ConvergenceWarning", "bfmi", "warn_convergence"]
 
@@ -86,5 +87,5 @@ def warn_convergence(stats: Any, diagnostics: Mapping[str, np.ndarray], target_a
         problems.append(f"bulk ESS {worst_e:.0f} < {ESS_MIN}: too few effective draws for "
                         "stable intervals. Draw more (draws=) or more chains")
     for problem in problems:
-        warnings.warn(problem + ".", ConvergenceWarning, stacklevel=3)
+        warn_user(problem + ".", ConvergenceWarning)
     return problems

@@ -13,14 +13,15 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from bayescm._version import __version__
 from bayescm.core import container as box
 from bayescm.core.exact import draw_dirichlet
 from bayescm.core.stats import hdi
 from bayescm.core.streams import record, seed_sequence, streams
 from bayescm.metrics.base import Metric, catalogue_for, resolve_metrics
+from bayescm.models.base import ModelKind, Parameter
 from bayescm.models.pipeline import diagnostic_variables
-from bayescm.priors.base import Beta, Dirichlet, Fixed, resolve_prior
+from bayescm.models.registry import register
+from bayescm.priors import Beta, Dirichlet, Fixed, resolve_prior
 
 
 def _kind_and_catalogue(n_classes: int, positive: Hashable | None) -> tuple[str, dict[str, Metric]]:
@@ -309,11 +310,108 @@ def _tree(
     groups["observed_data"] = box.make_dataset(
         {"counts": (cell_dims, counts, {"long_name": "joint counts"}), **dict(extra_observed)},
         coords)
-    return box.make_tree(groups, {
-        "bayescm_version": __version__, "method": "exact", "hdi_prob": hdi_prob,
-        "draws": draws, "chains": chains,
-        **record(seq),
-        "rope": box.json_attr(dict(rope)),
-        "metrics": box.json_attr([m.name for m in metrics]),
-        **attrs,
-    })
+    from bayescm.models.context import FitContext, assemble
+
+    family = str(attrs.pop("family"))
+    labels = box.read_json_attr_text(attrs.pop("labels")) if "labels" in attrs else []
+    ctx = FitContext(kind=PairedModel(labels, family=family,
+                                      ordered=bool(attrs.pop("ordered", 0))),
+                     priors={}, metrics=list(metrics), counts=None, names=None, draws=draws,
+                     chains=chains, hdi_prob=hdi_prob, method="exact", seed=seq)
+    tree = assemble(ctx, groups, method="exact", rope=box.json_attr(dict(rope)), **record(seq),
+                    **attrs)
+    del tree.attrs["priors"]  # the joint prior is recorded under "prior"
+    return tree
+
+
+@register
+class PairedModel(ModelKind):
+    """The registered kind ``"paired"``: two classifiers' joint posterior on shared items.
+
+    Results come from :func:`bayescm.compare_paired` (labels and two prediction vectors) or
+    :func:`bayescm.compare_paired_counts` (the 2 x 2 agreement table), not from ``fit``. The
+    posterior holds both classifiers' metrics (dim ``classifier``), so ``summary``,
+    ``prob_superior`` and ``rank_probabilities`` apply; analyses of one classifier's fit
+    (``with_prevalence``, the predictive distributions) do not.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        Class labels (empty for the agreement table).
+    family : {"binary", "multiclass"}
+        Which metric catalogue the comparison used.
+    ordered : bool
+        Whether the classes are ordered.
+
+    Examples
+    --------
+    >>> from bayescm.models.paired import PairedModel
+    >>> PairedModel(["p", "n"], family="binary").catalogue["tpr"].long_name
+    'true positive rate (sensitivity)'
+    """
+
+    key = "paired"
+    description = "a paired comparison"
+    accepts_matrices = False
+    has_exact = True
+    analyses = frozenset({"summary", "prob_superior", "rank_probabilities"})
+    parameters = (Parameter("cells", ("true_class", "pred_a", "pred_b"),
+                            "joint cell probabilities", "dirichlet"),)
+
+    def __init__(self, labels: Sequence[Any], family: str = "multiclass",
+                 ordered: bool = False) -> None:
+        super().__init__(labels)
+        if family not in ("binary", "multiclass"):
+            raise ValueError(f"family must be 'binary' or 'multiclass', got {family!r}.")
+        self.family = family
+        self.ordered = bool(ordered)
+        self.catalogue = catalogue_for(family)
+
+    @property
+    def metric_family(self) -> str:  # type: ignore[override]
+        """The family of the compared metrics."""
+        return self.family
+
+    @classmethod
+    def from_attrs(cls, attrs: Mapping[str, Any], labels: Sequence[Any]) -> PairedModel:
+        """Family, labels and order from the tree's attributes."""
+        family = attrs.get("family", "binary" if "positive" in attrs or not labels
+                           else "multiclass")
+        return cls(labels, family=str(family), ordered=bool(attrs.get("ordered", 0)))
+
+    def root_attrs(self) -> dict[str, Any]:
+        """The metric family (and the order of ordered classes)."""
+        return {"family": self.family, **({"ordered": 1} if self.ordered else {})}
+
+    @classmethod
+    def example(cls, random_seed: int = 0) -> Any:
+        """Two classifiers on 60 items of three classes, 4 x 500 draws."""
+        from bayescm.comparisons.paired import compare_paired
+
+        rng = np.random.default_rng(random_seed)
+        y = rng.integers(0, 3, 60)
+        a = np.where(rng.random(60) < 0.8, y, rng.integers(0, 3, 60))
+        b = np.where(rng.random(60) < 0.7, y, rng.integers(0, 3, 60))
+        return compare_paired(y, a, b, draws=500, random_seed=random_seed)
+
+    def resolve_priors(self, prior: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        """Not used: :func:`bayescm.compare_paired` builds the joint prior."""
+        raise TypeError("Paired comparisons are made with bcm.compare_paired(y_true, pred_a, "
+                        "pred_b, ...), not bcm.fit.")
+
+    def build_pymc(self, names: Any, counts: Any, priors: Any) -> Any:
+        """No PyMC model: the joint Dirichlet posterior is drawn exactly."""
+        raise ValueError("The paired model is drawn exactly; it has no PyMC model.")
+
+    def observed(self, counts: Any, priors: Any) -> Any:
+        """Not used (see :func:`bayescm.compare_paired`)."""
+        raise NotImplementedError
+
+    def derive(self, params: Any, priors: Any, selected: Any, theta: Any = None,
+               skip: Any = None) -> Any:
+        """Not used (see :func:`bayescm.compare_paired`)."""
+        raise NotImplementedError
+
+    def fit(self, ctx: Any, options: Mapping[str, Any]) -> Any:
+        """Not fitted through ``bcm.fit``: use :func:`bayescm.compare_paired`."""
+        self.resolve_priors(None, {})

@@ -19,7 +19,7 @@ from bayescm.core.diagnostics import ess, rhat, rhat_ess_split
 from bayescm.core.streams import child, seed_sequence
 from bayescm.core.validate import check_int as _check_int
 from bayescm.metrics.base import Metric
-from bayescm.priors.base import Fixed, prior_to_dict
+from bayescm.priors import Fixed, prior_to_dict
 
 __all__ = ["DIAGNOSTIC_METHODS", "DIAGNOSTIC_NOTES", "check_int", "constant_data",
            "diagnostic_variables", "name_variables", "ordered_draws", "prior_draws",
@@ -79,7 +79,7 @@ def stored_values(kind: Any, selected: list[Metric], batch: int, chains: int, dr
     """How many floats a fit stores: parameters, theta and metrics, posterior and prior."""
     k = len(kind.labels)
     metrics = sum(k if m.kind == "per_class" else 1 for m in selected)
-    params = sum(k ** len(kind.param_dims(p)) for p in kind.parameters)
+    params = sum(k ** len(p.dims) for p in kind.parameters)
     return float(chains) * float(draws) * (batch + 1) * (metrics + params + k * k)
 
 

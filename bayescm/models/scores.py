@@ -13,22 +13,24 @@ reliability curve per score ``bin`` with the expected calibration error (``ece``
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import xarray as xr
 
-from bayescm._version import __version__
 from bayescm.core import container as box
 from bayescm.core.resources import check_memory
 from bayescm.core.scores import Scores
 from bayescm.core.stats import HDI_PROB, check_prob
 from bayescm.core.streams import child, record, seed_sequence
 from bayescm.core.validate import check_int, check_real
-from bayescm.metrics.base import BINARY_METRICS, Metric, evaluate, mark_builtin, resolve_metrics
+from bayescm.metrics.base import BINARY_METRICS, Metric, evaluate, resolve_metrics
+from bayescm.metrics.scores import SCORE_METRICS
+from bayescm.models.base import ModelKind
 from bayescm.models.pipeline import diagnostic_variables
+from bayescm.models.registry import register
 from bayescm.models.roc import (
     CurveDraws,
     bayesian_bootstrap_weights,
@@ -43,28 +45,6 @@ __all__ = ["CURVES", "SCORE_METRICS", "fit_scores"]
 CURVES = ("roc", "pr", "reliability")
 """Curve variables (one value per grid point), left out of a default summary."""
 
-
-def _score_metric(name: str, long_name: str, higher: bool | None) -> Metric:
-    return Metric(name, lambda *args: np.nan, long_name, (), higher, "binary", "")
-
-
-SCORE_METRICS: dict[str, Metric] = {m.name: m for m in [
-    _score_metric("auc", "area under the ROC curve", True),
-    _score_metric("auc_partial", "partial area under the ROC curve (over the FPR range)", True),
-    _score_metric("average_precision", "average precision (area under the PR curve, steps)",
-                  True),
-    _score_metric("brier", "Brier score (mean squared error of the probabilities)", False),
-    _score_metric("log_loss", "log-loss (cross-entropy of the probabilities)", False),
-    _score_metric("ece", "expected calibration error", False),
-    _score_metric("ece_reference", "expected calibration error under perfect calibration",
-                  False),
-    _score_metric("roc", "ROC curve: true positive rate at each false positive rate", True),
-    _score_metric("pr", "PR curve: precision at each recall", True),
-    _score_metric("reliability", "reliability curve: event rate in each score bin", None),
-]}
-"""Metrics of scored items (besides the confusion-matrix catalogue at the threshold)."""
-
-mark_builtin(SCORE_METRICS, "scores")
 
 _CHUNK = 256
 
@@ -104,7 +84,7 @@ def fit_scores(
     n_bins : int, default 10
         Equal-width score bins of the reliability curve (scores must be probabilities).
     hdi_prob : float, default 0.95
-        Recorded as the default interval probability of :func:`bayescm.analyses.summary`.
+        Recorded as the default interval probability of :func:`bayescm.summary`.
 
     Returns
     -------
@@ -240,18 +220,105 @@ def fit_scores(
                       np.stack([calib[n]["bin_score"] for n in names]),
                       {"long_name": "mean score per bin"}),
     }, {**coords, "bin_edge": np.arange(n_bins + 1)})
-    attrs = {
-        "bayescm_version": __version__, "model": "scores", "method": "bayesian_bootstrap",
-        "hdi_prob": hdi_prob, "draws": draws, "chains": chains, "threshold": threshold,
-        "fpr_range": box.json_attr([lo, hi]), "n_bins": n_bins,
-        "labels": box.json_attr(["positive", "negative"]), "positive": str(data.positive),
-        "classifiers": box.json_attr(names),
-        "metrics": box.json_attr([m.name for m in selected]),
-        "priors": box.json_attr({"weights": {"dist": "Dirichlet", "name": "bayesian_bootstrap",
-                                             "alpha": 1.0}}),
-        **record(seq),
-    }
-    return box.make_tree(groups, attrs)
+    from bayescm.models.context import FitContext, assemble
+
+    ctx = FitContext(kind=ScoresModel(), priors={}, metrics=selected, counts=None, names=None,
+                     draws=draws, chains=chains, hdi_prob=hdi_prob, method="bayesian_bootstrap",
+                     seed=seq)
+    return assemble(ctx, groups, method="bayesian_bootstrap", threshold=threshold,
+                    fpr_range=box.json_attr([lo, hi]), n_bins=n_bins,
+                    positive=str(data.positive), classifiers=box.json_attr(names),
+                    priors=box.json_attr({"weights": {"dist": "Dirichlet",
+                                                      "name": "bayesian_bootstrap",
+                                                      "alpha": 1.0}}),
+                    **record(seq))
+
+
+_SCORE_OPTIONS = ("threshold", "fpr_range", "grid_size", "n_bins")
+
+
+@register
+class ScoresModel(ModelKind):
+    """The registered kind ``"scores"``: the Bayesian bootstrap of scored items.
+
+    Fitted with ``bcm.fit(bcm.Scores(...))`` (exact draws of Dirichlet(1, ..., 1) weights, 4 x
+    1,000 by default). It has no parameter priors: the bootstrap's only "prior" is the flat
+    Dirichlet over the items.
+
+    Examples
+    --------
+    >>> from bayescm.models.scores import ScoresModel
+    >>> ScoresModel.accepts_matrices, ScoresModel.default_draws
+    (False, 1000)
+    """
+
+    key = "scores"
+    description = "a scores (ROC) fit"
+    accepts_matrices = False
+    has_exact = True
+    default_draws = 1000
+    analyses = frozenset({"summary", "prob_superior", "rank_probabilities", "informedness"})
+    catalogue: ClassVar[dict[str, Metric]] = {**BINARY_METRICS, **SCORE_METRICS}
+
+    def __init__(self, labels: Sequence[Any] = ("positive", "negative")) -> None:
+        super().__init__(labels)
+
+    @classmethod
+    def accepts(cls, data: Any) -> bool:
+        """Labels and scores (:class:`~bayescm.Scores`)."""
+        return isinstance(data, Scores)
+
+    @classmethod
+    def from_data(cls, data: Any) -> ScoresModel:
+        """The kind of :class:`~bayescm.Scores` (positive / negative cells)."""
+        if not isinstance(data, Scores):
+            raise TypeError(f"The scores model needs bcm.Scores, got {type(data).__name__}.")
+        return cls()
+
+    def select_metrics(self, selected: Sequence[Metric], priors: Mapping[str, Any]
+                       ) -> list[Metric]:
+        """Thresholded binary metrics except ``fpr`` (the ROC grid's dim)."""
+        return [m for m in selected if m.name != "fpr" and m.name not in SCORE_METRICS]
+
+    def resolve_priors(self, prior: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        """No parameter priors: any given is an error."""
+        if prior is not None or any(v is not None for v in overrides.values()):
+            raise ValueError("Scores are analysed with the Bayesian bootstrap, which has no "
+                             "parameter priors or sampler options; drop prior=, prevalence=, "
+                             "tpr=, tnr=, rates= and sampler_kwargs=.")
+        return {}
+
+    def build_pymc(self, names: Any, counts: Any, priors: Any) -> Any:
+        """No PyMC model (the bootstrap is exact)."""
+        raise ValueError("The scores model is the Bayesian bootstrap; it has no PyMC model.")
+
+    def observed(self, counts: Any, priors: Any) -> Any:
+        """Not used: :func:`fit_scores` computes the observed values from the items."""
+        raise NotImplementedError
+
+    def derive(self, params: Any, priors: Any, selected: Any, theta: Any = None,
+               skip: Any = None) -> Any:
+        """Not used: :func:`fit_scores` derives the curves from the weights."""
+        raise NotImplementedError
+
+    def fit(self, ctx: Any, options: Mapping[str, Any]) -> xr.DataTree:
+        """The Bayesian bootstrap (:func:`fit_scores`) with ``fit``'s options."""
+        options = dict(options)
+        if options.pop("sampler_kwargs", None):
+            self.resolve_priors("sampler", {})
+        options.pop("progressbar", None)
+        if options.pop("group", None) is not None:
+            raise ValueError("group= belongs to model='hierarchical'; drop it for scores.")
+        unknown = [k for k in options if k not in _SCORE_OPTIONS]
+        if unknown:
+            raise TypeError(f"fit() of Scores got an unknown keyword argument {unknown[0]!r}; "
+                            f"valid keywords for scores: draws, chains, random_seed, metrics, "
+                            f"hdi_prob, {', '.join(_SCORE_OPTIONS)}.")
+        if ctx.method not in ("auto", "exact", "bootstrap"):
+            raise ValueError(f"Scores are analysed with method='bootstrap' (exact draws), got "
+                             f"{ctx.method!r}.")
+        return fit_scores(ctx.data, draws=ctx.draws, chains=ctx.chains, random_seed=ctx.seed,
+                          metrics=ctx.metrics, hdi_prob=ctx.hdi_prob, **options)
 
 
 def _fpr_range(value: Any) -> tuple[float, float]:

@@ -1,0 +1,254 @@
+"""The model contract: what every model kind declares and provides.
+
+A *model kind* (binary, multiclass, the paired joint model, the hierarchical model, scores) is
+a subclass of :class:`ModelKind` registered under a key (:func:`bayescm.models.registry.register`).
+The key is what a result tree stores in its root attribute ``model``; :func:`bayescm.fit`,
+:func:`bayescm.load` and every analysis ask the registry for the kind instead of branching on
+strings. A kind declares
+
+* ``key``, ``description`` (for messages: "a paired comparison") and ``analyses`` (the analyses
+  that apply to its results, checked by :meth:`ModelKind.require`);
+* ``parameters``: a table of :class:`Parameter` (dims, long name, conjugate family, whether it
+  can be fixed), from which the prior keywords, dims and long names follow;
+* ``has_exact``: whether a closed-form (exact) sampler exists for conjugate priors;
+
+and implements the steps of the fitting pipeline: resolve priors, draw the parameters (exactly
+with NumPy, or build the PyMC model for NUTS), derive ``theta`` and the metrics, and the observed
+point values. :meth:`ModelKind.fit` runs the standard pipeline
+(:func:`bayescm.models.fitting.fit_standard`); kinds with their own data (scores) or their own
+sampler (the hierarchical model) override it.
+
+Examples
+--------
+>>> from bayescm.models import registry
+>>> kind = registry.get("binary")
+>>> [p.name for p in kind.parameters], kind.has_exact
+(['prevalence', 'tpr', 'tnr'], True)
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import pymc as pm
+    import xarray as xr
+
+    from bayescm.metrics.base import Metric
+    from bayescm.models.context import FitContext
+
+__all__ = ["ANALYSES", "Derived", "ModelKind", "Parameter"]
+
+Derived = dict[str, tuple[tuple[str, ...], np.ndarray]]
+"""Derived arrays by name: ``(extra dims, array)`` with the sample (and batch) axes leading."""
+
+ANALYSES = ("summary", "with_prevalence", "posterior_predictive", "prior_predictive",
+            "prob_superior", "rank_probabilities", "informedness", "refit")
+"""The analyses a kind can declare (``ModelKind.analyses``)."""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a model kind, as the kind's table declares it.
+
+    Parameters
+    ----------
+    name : str
+        The variable name in the posterior and the key in ``priors={...}``.
+    dims : tuple of str
+        Dims beyond the sample dims and the batch dim (``()`` for a scalar).
+    long_name : str
+        Human-readable name, stored as the variable's ``long_name``.
+    family : {"beta", "dirichlet"} or None
+        The conjugate prior family (None: no closed form; sampled with NUTS).
+    fixable : bool
+        Whether :class:`~bayescm.Fixed` may replace its prior (the prevalence).
+
+    Examples
+    --------
+    >>> from bayescm.models.base import Parameter
+    >>> Parameter("tpr", (), "true positive rate", "beta").fixable
+    False
+    """
+
+    name: str
+    dims: tuple[str, ...]
+    long_name: str
+    family: str | None = None
+    fixable: bool = False
+
+
+class ModelKind(ABC):
+    """Base class of every model kind: the declarative table plus the pipeline's steps.
+
+    Subclasses set the class attributes and implement the abstract methods; the defaults of
+    the other methods follow from the parameter table. An instance is bound to the class
+    labels of one fit (and kind-specific options such as ``ordered``).
+
+    Parameters
+    ----------
+    labels : sequence of str
+        Class labels in row order (binary: positive class first).
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.models import registry
+    >>> kind = registry.for_data(bcm.ConfusionMatrix.from_counts(tp=1, fn=2, tn=3, fp=4))
+    >>> kind.key, kind.prior_arguments
+    ('binary', ('prevalence', 'tpr', 'tnr'))
+    """
+
+    key: ClassVar[str]
+    description: ClassVar[str] = ""
+    parameters: ClassVar[tuple[Parameter, ...]] = ()
+    has_exact: ClassVar[bool] = False
+    accepts_matrices: ClassVar[bool] = True
+    """Whether the kind is fitted from confusion matrices (counts)."""
+    default_draws: ClassVar[int] = 5000
+    """Draws per chain when ``fit`` is not given ``draws``."""
+    metric_family: ClassVar[str] = "binary"
+    """What custom metrics take: ``"binary"`` (cells tp, fn, fp, tn) or ``"multiclass"`` (theta)."""
+    analyses: ClassVar[frozenset[str]] = frozenset(ANALYSES)
+    catalogue: dict[str, Metric]
+    scale_free: ClassVar[bool] = False
+    """Whether every metric is invariant to the scale of theta (then counts can be used)."""
+
+    def __init__(self, labels: Sequence[Any]) -> None:
+        self.labels = [str(v) for v in labels]
+
+    # ------------------------------------------------------------ declared, derived
+    @property
+    def name(self) -> str:
+        """The registry key (kept for code that reads ``kind.name``)."""
+        return self.key
+
+    @property
+    def prior_arguments(self) -> tuple[str, ...]:
+        """Parameter names accepted in ``priors={...}`` and as keywords."""
+        return tuple(p.name for p in self.parameters)
+
+    @property
+    def parameter_long_names(self) -> dict[str, str]:
+        """Long names of the parameters, by name."""
+        return {p.name: p.long_name for p in self.parameters}
+
+    def parameter(self, name: str) -> Parameter:
+        """The table entry of parameter ``name``."""
+        for p in self.parameters:
+            if p.name == name:
+                return p
+        raise KeyError(f"The {self.key} model has no parameter {name!r}; its parameters are "
+                       f"{', '.join(self.prior_arguments)}.")
+
+    def param_dims(self, name: str) -> tuple[str, ...]:
+        """Dims of a parameter beyond the sample and batch dims."""
+        return self.parameter(name).dims
+
+    def coords(self) -> dict[str, Any]:
+        """Coordinates of the kind's own dims (the cell dims by default)."""
+        return {"true_class": self.labels, "pred_class": self.labels}
+
+    def root_attrs(self) -> dict[str, Any]:
+        """Kind-specific root attributes needed to rebuild the kind (see :meth:`from_attrs`)."""
+        return {}
+
+    @classmethod
+    def from_attrs(cls, attrs: Mapping[str, Any], labels: Sequence[Any]) -> ModelKind:
+        """Rebuild the kind from a result tree's root attributes and labels."""
+        return cls(labels)
+
+    @classmethod
+    def accepts(cls, data: Any) -> bool:
+        """Whether ``fit(data)`` with ``model="auto"`` should use this kind."""
+        return False
+
+    @classmethod
+    def from_data(cls, data: Any) -> ModelKind:
+        """The kind bound to the labels (and options) of ``data``."""
+        raise TypeError(f"The {cls.key} model is not fitted from {type(data).__name__}.")
+
+    def require(self, analysis: str, remedy: str = "") -> None:
+        """Raise a ValueError naming the kind when ``analysis`` does not apply to it.
+
+        Examples
+        --------
+        >>> from bayescm.models import registry
+        >>> registry.get("paired")(["a", "b"]).require("with_prevalence")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: with_prevalence needs a binary or multiclass fit; this is a paired ...
+        """
+        if analysis in self.analyses:
+            return
+        from bayescm.models.registry import kinds_supporting
+
+        able = kinds_supporting(analysis)
+        names = " or ".join(able) if able else "another"
+        raise ValueError(
+            f"{analysis} needs a {names} fit; this is {self.description or 'a ' + self.key} "
+            f"result. {remedy or 'Apply it to the fit of one classifier’s matrix (bcm.fit).'}")
+
+    def free(self, priors: Mapping[str, Any]) -> list[str]:
+        """Parameters that are sampled (not fixed)."""
+        from bayescm.priors import Fixed
+
+        return [p.name for p in self.parameters if not isinstance(priors.get(p.name), Fixed)]
+
+    def improper(self, priors: Mapping[str, Any]) -> bool:
+        """Whether any sampled parameter has an improper prior."""
+        return any(getattr(priors.get(p), "proper", True) is False for p in self.free(priors))
+
+    def select_metrics(self, selected: Sequence[Metric], priors: Mapping[str, Any]
+                       ) -> list[Metric]:
+        """Metrics computed besides the parameters (which are always stored)."""
+        own = set(self.prior_arguments)
+        return [m for m in selected if m.name not in own]
+
+    # ------------------------------------------------------------ the pipeline's steps
+    @abstractmethod
+    def resolve_priors(self, prior: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        """Every parameter's prior: ``prior`` for all, ``overrides`` for some, validated."""
+
+    def exact_posterior(self, counts: np.ndarray, priors: Mapping[str, Any],
+                        rng: np.random.Generator, chains: int, draws: int,
+                        names: list[str] | None) -> dict[str, np.ndarray]:
+        """Closed-form posterior draws ``(chains, draws, B, *dims)`` of the free parameters."""
+        raise NotImplementedError(f"The {self.key} model has no exact sampler; use NUTS.")
+
+    def exact_prior(self, priors: Mapping[str, Any], rng: np.random.Generator, chains: int,
+                    draws: int) -> dict[str, np.ndarray] | None:
+        """Prior draws ``(chains, draws, *dims)`` with NumPy, or None (PyMC draws them)."""
+        return None
+
+    @abstractmethod
+    def build_pymc(self, names: list[str] | None, counts: np.ndarray,
+                   priors: Mapping[str, Any]) -> pm.Model:
+        """The PyMC model of ``(B, K, K)`` counts (``names`` None: a single matrix)."""
+
+    @abstractmethod
+    def observed(self, counts: np.ndarray, priors: Mapping[str, Any]
+                 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """Point values of the free parameters and ``theta = counts / N``, per classifier."""
+
+    @abstractmethod
+    def derive(self, params: Mapping[str, np.ndarray], priors: Mapping[str, Any],
+               selected: Sequence[Metric], theta: np.ndarray | None = None,
+               skip: np.ndarray | None = None) -> Derived:
+        """Parameters, ``theta`` and metrics as ``{name: (extra_dims, array)}``."""
+
+    def fit(self, ctx: FitContext, options: Mapping[str, Any]) -> xr.DataTree:
+        """Fit the context's data; the standard pipeline unless the kind overrides it."""
+        from bayescm.models.fitting import fit_standard
+
+        return fit_standard(self, ctx, options)
+
+    @classmethod
+    def example(cls, random_seed: int = 0) -> xr.DataTree:
+        """A small fitted result of this kind (for documentation and the contract tests)."""
+        raise NotImplementedError(f"The {cls.key} model has no example.")

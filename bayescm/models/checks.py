@@ -1,0 +1,156 @@
+"""Checks a fit makes before it samples: sampler options, the method, and two warnings.
+
+:class:`PriorStrengthWarning` when a multiclass prior outweighs a tenth of a row's items, and
+:class:`PrevalenceMismatchWarning` when a fixed prevalence contradicts the test set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from bayescm.core.validate import HINTS as _HINTS
+from bayescm.core.validate import warn_user
+from bayescm.priors import Fixed, is_conjugate
+
+METHODS = ("auto", "exact", "nuts")
+
+
+class PriorStrengthWarning(UserWarning):
+    """A prior carries more than a tenth of the information of a row of the confusion matrix."""
+
+
+def check_prior_strength(kind: Any, priors: Mapping[str, Any], counts: np.ndarray,
+                          names: list[str] | None) -> None:
+    """Warn when a multiclass row's prior pseudo-counts exceed a tenth of its test items."""
+    rates = priors.get("rates")
+    if rates is None or not is_conjugate(rates) or kind.parameter("rates").family != "dirichlet":
+        return
+    from bayescm.models.multiclass import _alpha
+
+    k = counts.shape[-1]
+    strength = _alpha(rates, (k, k)).sum(axis=-1)  # (K,)
+    rows = counts.sum(axis=-1)  # (B, K)
+    heavy = (rows > 0) & (strength[None, :] > 0.1 * rows)
+    if not heavy.any():
+        return
+    b, i = map(int, np.argwhere(heavy)[0])
+    who = f" of classifier {names[b]!r}" if names is not None else ""
+    remedy = ("more test items for the class (the 'weak' default is already the lightest named "
+              "prior)" if rates.name == "weak" else "more test items for the class, or a weaker "
+              "prior (prior='weak', the default, puts 4/K per row; 'flat' puts K)")
+    warn_user(
+        f"The {rates.name} prior puts {strength[i]:.3g} pseudo-counts in the row of class "
+        f"{kind.labels[i]!r}{who}, which has {int(rows[b, i])} test items: more than a tenth, "
+        f"so the prior visibly shapes that class's rates. Remedy: {remedy}.",
+        PriorStrengthWarning)
+
+
+class PrevalenceMismatchWarning(UserWarning):
+    """The counts are implausible under a fixed prevalence (a sign of a mixed-up question)."""
+
+
+def check_fixed_prevalence(priors: Mapping[str, Any], counts: np.ndarray,
+                            names: list[str] | None) -> None:
+    """Warn when a fixed prevalence is far from the test set's own class shares.
+
+    A fixed prevalence describes how the test set was composed; evaluating a classifier at
+    another population's prevalence is :func:`bayescm.with_prevalence`'s job.
+    """
+    fixed = priors.get("prevalence")
+    if not isinstance(fixed, Fixed):
+        return
+    from scipy import stats  # only fits with a fixed prevalence need it
+    share = np.atleast_1d(np.asarray(fixed.value, dtype=float))
+    rows = counts.sum(axis=2)  # (B, K)
+    if share.size == 1:
+        share = np.array([share[0], 1 - share[0]])
+    for i, row in enumerate(rows):
+        n = int(row.sum())
+        if n == 0:
+            continue
+        if share.size == 2:
+            p = stats.binomtest(int(row[0]), n, float(share[0])).pvalue
+        else:
+            p = stats.chisquare(row, n * share).pvalue
+        if p < 1e-3:
+            who = f"classifier {names[i]!r}: " if names is not None else ""
+            observed = ", ".join(f"{v:.0%}" for v in row / n)
+            wanted = ", ".join(f"{v:.0%}" for v in share)
+            warn_user(
+                f"{who}the test set's class shares ({observed}) are implausible under the fixed "
+                f"prevalence ({wanted}); p = {p:.1g}. Fixed describes how the test set was "
+                "composed. To evaluate the classifier at another population's prevalence, fit "
+                "without Fixed and use bcm.with_prevalence(idata, ...).",
+                PrevalenceMismatchWarning)
+            return
+
+
+_SET_BY_FIT = ("draws", "chains", "random_seed", "progressbar", "return_inferencedata")
+
+
+def sampler_options(method: str, sampler_kwargs: Mapping[str, Any] | None,
+                     nuts_options: Mapping[str, Any]) -> dict[str, Any]:
+    """Validated ``pymc.sample`` options; none are allowed on the exact path."""
+    if sampler_kwargs is not None and not isinstance(sampler_kwargs, Mapping):
+        raise TypeError(f"sampler_kwargs must be a mapping of pymc.sample options, got "
+                        f"{sampler_kwargs!r}.")
+    options = {**dict(sampler_kwargs or {}), **dict(nuts_options)}
+    if not options:
+        return {}
+    taken = [k for k in options if k in _SET_BY_FIT]
+    if taken:
+        hint = "".join(dict.fromkeys(_HINTS.get(k, "") for k in taken))
+        raise TypeError(f"fit() got the keyword argument(s) {taken}, which fit sets itself; "
+                        "pass draws=, chains=, random_seed=, progressbar= as fit's own "
+                        f"arguments.{hint}")
+    unknown = [k for k in options if k not in nuts_option_names()]
+    if unknown:
+        own = ("data, prior, prevalence, tpr, tnr, rates, method, draws, chains, random_seed, "
+               "metrics, hdi_prob, progressbar, sampler_kwargs, priors, model, group")
+        hint = _HINTS.get(unknown[0], "")
+        raise TypeError(
+            f"fit() got an unknown keyword argument {unknown[0]!r}; valid keywords: {own}, "
+            "and pymc.sample options for method='nuts' (e.g. tune, target_accept, cores, "
+            f"max_treedepth).{hint}")
+    if method == "exact":
+        raise ValueError(
+            f"The keyword arguments {sorted(options)} are NUTS sampler options, but this fit "
+            "uses the exact "
+            "(closed-form) sampler, which has none. Drop them, or pass method='nuts' to sample "
+            "with PyMC.")
+    return options
+
+
+def nuts_option_names() -> frozenset[str]:
+    """Options ``pymc.sample`` accepts (its own parameters and the NUTS step's)."""
+    import inspect
+
+    import pymc as pm
+
+    own = set(inspect.signature(pm.sample).parameters) - {"kwargs", "step", "model"} - set(
+        _SET_BY_FIT)
+    nuts = {"target_accept", "max_treedepth", "early_max_treedepth", "step_scale",
+            "adapt_step_size", "max_energy_error", "gamma", "k", "t0"}
+    return frozenset(own | nuts)
+
+
+def choose_method(method: str, priors: Mapping[str, Any], has_exact: bool = True) -> str:
+    """The sampler: ``"exact"`` where the kind has one and every prior is conjugate, else NUTS."""
+    if method not in METHODS:
+        raise ValueError(f"Unknown method {method!r}; use one of {', '.join(METHODS)}.")
+    if method == "exact" and not has_exact:
+        raise ValueError("This model has no exact (closed-form) sampler; use method='nuts' or "
+                         "'auto'.")
+    conjugate = has_exact and all(is_conjugate(p) for p in priors.values())
+    if method == "exact" and not conjugate:
+        custom = [k for k, p in priors.items() if not is_conjugate(p)]
+        raise ValueError(
+            f"method='exact' needs conjugate priors (Beta, Dirichlet or Fixed), but {custom} "
+            "have custom priors; use method='nuts' or 'auto'."
+        )
+    if method == "auto":
+        return "exact" if conjugate else "nuts"
+    return method

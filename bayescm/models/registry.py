@@ -1,0 +1,115 @@
+"""The registry of model kinds: one place that maps a key to its :class:`ModelKind`.
+
+A result tree's root attribute ``model`` holds the key. :func:`kind_of` rebuilds the kind of a
+tree, :func:`for_data` picks the kind for ``fit``'s data, and :func:`register` adds a kind
+(built-in kinds register when :mod:`bayescm.models` is imported; a new kind registers itself in
+its own module, see ``ARCHITECTURE.md``).
+
+Examples
+--------
+>>> from bayescm.models import registry
+>>> registry.keys()
+['binary', 'hierarchical', 'multiclass', 'paired', 'scores']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bayescm.core.schema import add_model_key
+from bayescm.models.base import ANALYSES, ModelKind, Parameter
+
+__all__ = ["for_data", "get", "keys", "kind_of", "kinds_supporting", "register"]
+
+_KINDS: dict[str, type[ModelKind]] = {}
+
+
+def register[K: type[ModelKind]](cls: K) -> K:
+    """Add a model kind under ``cls.key`` (a class decorator); checks its declarations.
+
+    Raises
+    ------
+    ValueError
+        The key is taken by another class, or the parameter table or analyses are malformed.
+
+    Examples
+    --------
+    >>> from bayescm.models import registry
+    >>> registry.register(registry.get("binary")) is registry.get("binary")
+    True
+    """
+    key = getattr(cls, "key", None)
+    if not isinstance(key, str) or not key.isidentifier():
+        raise ValueError(f"{cls.__name__}.key must be an identifier naming the kind, got {key!r}.")
+    other = _KINDS.get(key)
+    if other is not None and other is not cls and other.__qualname__ != cls.__qualname__:
+        raise ValueError(f"The model key {key!r} is taken by {other.__qualname__}; choose "
+                         "another key.")
+    names = [p.name for p in cls.parameters]
+    if not all(isinstance(p, Parameter) for p in cls.parameters) or len(set(names)) != len(names):
+        raise ValueError(f"{cls.__name__}.parameters must be distinct Parameter entries.")
+    unknown = set(cls.analyses) - set(ANALYSES)
+    if unknown:
+        raise ValueError(f"{cls.__name__}.analyses names unknown analyses {sorted(unknown)}; "
+                         f"known: {', '.join(ANALYSES)}.")
+    _KINDS[key] = cls
+    add_model_key(key)
+    return cls
+
+
+def keys() -> list[str]:
+    """Registered keys, sorted."""
+    return sorted(_KINDS)
+
+
+def get(key: str) -> type[ModelKind]:
+    """The kind class registered under ``key``; a ValueError naming the registered ones."""
+    try:
+        return _KINDS[key]
+    except (KeyError, TypeError):
+        raise ValueError(f"Unknown model {key!r}; registered models: {', '.join(_KINDS)}."
+                         ) from None
+
+
+def kinds_supporting(analysis: str) -> list[str]:
+    """Keys of the kinds whose results an analysis applies to."""
+    return [k for k, cls in _KINDS.items() if analysis in cls.analyses]
+
+
+def for_data(data: Any, model: str = "auto") -> ModelKind:
+    """The kind that fits ``data``: ``model`` if named, else the first kind that accepts it."""
+    if model != "auto":
+        return get(model).from_data(data)
+    for cls in _KINDS.values():
+        if cls.accepts(data):
+            return cls.from_data(data)
+    from bayescm.core.confusion import as_batch
+
+    as_batch(data)  # names what is wrong with data that is not a matrix or a batch of them
+    raise TypeError(f"No model fits {type(data).__name__}; pass a bcm.ConfusionMatrix, a "
+                    "mapping of name -> ConfusionMatrix, or bcm.Scores.")
+
+
+def kind_of(idata: Any, analysis: str | None = None, remedy: str = "") -> ModelKind:
+    """The kind of a result tree, rebuilt from its root attributes.
+
+    With ``analysis`` given, raise a ValueError naming the kind when the analysis does not
+    apply to it (e.g. "with_prevalence needs a binary or multiclass fit; this is a paired
+    comparison").
+    """
+    from bayescm.core import container as box
+
+    box.check_tree(idata)
+    attrs: Mapping[str, Any] = box.root_attrs(idata)
+    labels = box.read_json_attr(idata, "labels") if "labels" in attrs else []
+    kind = get(str(attrs["model"])).from_attrs(attrs, labels)
+    if analysis is not None:
+        if box.has_group(idata, "posterior") and "prior_choice" in box.get_group(
+                idata, "posterior").dims:
+            raise ValueError(
+                "This is a prior_sensitivity result (a prior_choice dim): the analysis applies "
+                "to one fit. Fit the data under the prior you want (bcm.fit(cm, prior=...)) and "
+                "apply it to that result.")
+        kind.require(analysis, remedy)
+    return kind
