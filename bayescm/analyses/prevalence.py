@@ -35,7 +35,7 @@ class _Deployment:
     def __init__(self, spec: Any, kind: Any) -> None:
         self.kind = kind
         self.k = len(kind.labels)
-        self.multiclass = kind.name != "binary"
+        self.multiclass = kind.parameter("prevalence").family == "dirichlet"
         self.fixed: Fixed | None = None
         self.prior: Any = None
         self.draws: np.ndarray | None = None

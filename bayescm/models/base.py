@@ -189,10 +189,11 @@ class ModelKind(ABC):
         from bayescm.models.registry import kinds_supporting
 
         able = kinds_supporting(analysis)
-        names = " or ".join(able) if able else "another"
+        names = (", ".join(able[:-1]) + " or " + able[-1]) if len(able) > 1 else (
+            able[0] if able else "another")
         raise ValueError(
-            f"{analysis} needs a {names} fit; this is {self.description or 'a ' + self.key} "
-            f"result. {remedy or 'Apply it to the fit of one classifier’s matrix (bcm.fit).'}")
+            f"{analysis} needs a {names} fit; this is {self.description or 'a ' + self.key}. "
+            f"{remedy or 'Apply it to the fit of one classifier’s matrix (bcm.fit).'}")
 
     def free(self, priors: Mapping[str, Any]) -> list[str]:
         """Parameters that are sampled (not fixed)."""

@@ -20,6 +20,7 @@ from bayescm.core import container as box
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.resources import check_memory
 from bayescm.core.scores import Scores
+from bayescm.core.validate import keyword_checked
 from bayescm.metrics.base import Metric
 from bayescm.models.base import ModelKind
 from bayescm.models.checks import (
@@ -42,7 +43,7 @@ from bayescm.models.pipeline import (
     stored_values,
 )
 
-__all__ = ["PrevalenceMismatchWarning", "PriorStrengthWarning", "fit", "fit_standard"]
+__all__ = ["PrevalenceMismatchWarning", "PriorStrengthWarning", "fit", "fit_standard", "refit"]
 
 
 def fit(
@@ -279,3 +280,74 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
     if prior_params is None:
         attrs["prior_note"] = "no prior group: an improper prior (Haldane) cannot be sampled"
     return assemble(ctx, groups, **attrs)
+
+
+@keyword_checked
+def refit(idata: xr.DataTree, *, draws: int | None = None, chains: int | None = None,
+          random_seed: int | np.random.SeedSequence | np.random.Generator | None = None,
+          method: str | None = None, metrics: Iterable[str | Metric] | str | None = None,
+          hdi_prob: float | None = None, priors: Mapping[str, Any] | None = None,
+          ) -> xr.DataTree:
+    """Fit a result's data again, with its priors and metrics, from the tree alone.
+
+    The model kind, class labels, counts, priors (decoded from the ``priors`` attribute),
+    metrics and sampling settings are read back from the tree
+    (:meth:`~bayescm.models.context.FitContext.from_tree`), so a loaded result can be redrawn
+    or extended (more draws, another seed, a changed prior) without the original objects.
+
+    Parameters
+    ----------
+    idata : xarray.DataTree
+        A result of :func:`fit` (or :func:`bayescm.load`) of a kind fitted from confusion
+        matrices (binary, multiclass or a registered kind of that sort).
+    draws, chains, method, hdi_prob
+        Override the tree's settings; default the tree's own.
+    random_seed : int, SeedSequence or Generator, optional
+        Default: the seed recorded in the tree, which redraws the same numbers (at the same
+        draws and chains).
+    metrics : list of str, optional
+        Default the tree's metrics (custom metrics must be passed again: their functions are
+        not stored).
+    priors : mapping, optional
+        Priors to change, keyed by parameter; the others keep the tree's.
+
+    Returns
+    -------
+    xarray.DataTree
+
+    Raises
+    ------
+    ValueError
+        The kind cannot be refitted (a paired comparison, scores), or the tree records a
+        custom prior or metric whose definition it does not hold.
+
+    See Also
+    --------
+    fit, bayescm.load
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> cm = bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2)
+    >>> idata = bcm.fit(cm, tpr=bcm.Beta(10, 2), draws=200, random_seed=3)
+    >>> again = bcm.refit(idata)
+    >>> bool((again["posterior"]["tpr"] == idata["posterior"]["tpr"]).all())
+    True
+    >>> bcm.refit(idata, draws=400)["posterior"].sizes["draw"]
+    400
+    """
+    from bayescm.core.streams import seed_from_attrs
+
+    ctx = FitContext.from_tree(idata, "refit", metrics,
+                               remedy="Refit the original data with bcm.fit.")
+    opaque = [k for k, v in ctx.priors.items() if isinstance(v, Mapping)]
+    changed = dict(priors or {})
+    if any(k not in changed for k in opaque):
+        raise ValueError(f"The tree records the priors of {opaque} only as a description; pass "
+                         "them again with priors={...}.")
+    seed = (seed_from_attrs(idata.attrs) if random_seed is None else random_seed)
+    return fit(ctx.matrices(), priors={**ctx.priors, **changed}, model=ctx.kind.key,
+               metrics=ctx.metrics, draws=ctx.draws if draws is None else draws,
+               chains=ctx.chains if chains is None else chains,
+               method=ctx.method if method is None else method,
+               hdi_prob=ctx.hdi_prob if hdi_prob is None else hdi_prob, random_seed=seed)

@@ -417,6 +417,19 @@ class HierarchicalModel(ModelKind):
         """The positive class and the group dim's name."""
         return {"positive": self.labels[0], **({"group": self.group} if self.group else {})}
 
+    @classmethod
+    def example(cls, random_seed: int = 0) -> Any:
+        """Six sites of one diagnostic test (one with a zero cell), 4 x 500 NUTS draws."""
+        from bayescm.core.confusion import ConfusionMatrix
+        from bayescm.models.fitting import fit
+
+        cells = {"A": (45, 5, 8, 92), "B": (30, 6, 12, 70), "C": (60, 4, 9, 120),
+                 "D": (18, 5, 3, 40), "E": (25, 0, 10, 66), "F": (40, 9, 6, 85)}
+        sites = {k: ConfusionMatrix.from_counts(tp=tp, fn=fn, fp=fp, tn=tn)
+                 for k, (tp, fn, fp, tn) in cells.items()}
+        return fit(sites, model="hierarchical", group="site", draws=500, tune=500,
+                   random_seed=random_seed)
+
     def select_metrics(self, selected: Sequence[Any], priors: Mapping[str, Any]) -> list[Any]:
         """Binary metrics besides the per-group prevalence, TPR and TNR (always stored)."""
         return [m for m in selected if m.name not in ("prevalence", "tpr", "tnr")]

@@ -46,8 +46,8 @@ def register[K: type[ModelKind]](cls: K) -> K:
     if other is not None and other is not cls and other.__qualname__ != cls.__qualname__:
         raise ValueError(f"The model key {key!r} is taken by {other.__qualname__}; choose "
                          "another key.")
-    names = [p.name for p in cls.parameters]
-    if not all(isinstance(p, Parameter) for p in cls.parameters) or len(set(names)) != len(names):
+    if not all(isinstance(p, Parameter) for p in cls.parameters) or len(
+            {p.name for p in cls.parameters}) != len(cls.parameters):
         raise ValueError(f"{cls.__name__}.parameters must be distinct Parameter entries.")
     unknown = set(cls.analyses) - set(ANALYSES)
     if unknown:
