@@ -13,7 +13,7 @@ cm = bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2, labels=("high puri
 idata = bcm.fit(cm, random_seed=1)  # Laplace priors, 4 x 5,000 exact draws
 
 table = bcm.summary(idata)
-table["ess_bulk"] = table["ess_bulk"].round().astype(int)
+table["ess_mean"] = table["ess_mean"].round().astype(int)
 print(f"Cocaine purity classifier, {cm.n} test samples, Laplace priors, 95 % HDI")
 print(table.to_string(float_format=lambda v: f"{v:.3f}"))
 

@@ -18,7 +18,7 @@ def test_same_seed_and_chunks_give_the_same_table():
     assert a.equals(b)
     assert list(a.index.get_level_values("classifier").unique()) == list(MATS)
     assert list(a.columns[:8]) == ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu",
-                                   "r_hat", "ess_bulk"]
+                                   "r_hat", "ess_mean"]
 
 
 def test_agrees_with_fit_and_summary():

@@ -26,7 +26,7 @@ def test_batch_layout(literature):
     diag = literature["diagnostics"]["bm"]
     assert diag.dims == ("diagnostic", "classifier")
     assert (diag.sel(diagnostic="r_hat") < 1.01).all()
-    assert (diag.sel(diagnostic="ess_bulk") > 15_000).all()
+    assert (diag.sel(diagnostic="ess_mean") > 15_000).all()
 
 
 def test_batch_equals_individual_posteriors(literature):
@@ -60,7 +60,7 @@ def test_paper_deceptive_classifiers(literature):
 def test_summary_rows_per_classifier(literature):
     table = bcm.summary(literature, var_names=["tpr", "bm"])
     assert list(table.columns) == ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu",
-                                   "r_hat", "ess_bulk"]
+                                   "r_hat", "ess_mean"]
     assert len(table) == 48
     assert "bm[8]" in table.index
     assert table.loc["tpr[7a]", "observed"] == 1.0

@@ -35,12 +35,26 @@ from bayescm.models import registry
 from bayescm.models.base import Derived, ModelKind
 from bayescm.priors import Fixed, prior_to_dict
 
-__all__ = ["FitContext", "assemble", "checked_overrides"]
+__all__ = ["FitContext", "assemble", "checked_overrides", "diagnostic_names"]
 
 _DERIVED_ATTRS = ("bayescm_version", "model", "priors", "hdi_prob", "labels", "metrics", "draws",
                   "chains", "positive", "ordered", "created_at", "creation_library",
                   "creation_library_version")
 """Root attributes the context writes itself (the rest is provenance carried along)."""
+
+
+def diagnostic_names(method: str) -> list[str]:
+    """Labels of the ``diagnostic`` dim: R-hat and the ESS named by its estimator.
+
+    NUTS draws get the rank-normalised bulk ESS (``ess_bulk``, as ArviZ); independent draws
+    (the exact and bootstrap paths) the Geyer ESS of the raw split chains (``ess_mean``).
+
+    Examples
+    --------
+    >>> diagnostic_names("exact"), diagnostic_names("nuts")
+    (['r_hat', 'ess_mean'], ['r_hat', 'ess_bulk'])
+    """
+    return ["r_hat", "ess_bulk" if method == "nuts" else "ess_mean"]
 
 
 def checked_overrides(kind: ModelKind, overrides: Mapping[str, Any]) -> dict[str, Any]:
@@ -211,7 +225,8 @@ class FitContext:
         """Coordinates of every dim a group of this fit can have."""
         coords: dict[str, Any] = {"chain": np.arange(self.chains if chains is None else chains),
                                   "draw": np.arange(self.draws if draws is None else draws),
-                                  "diagnostic": ["r_hat", "ess_bulk"], **self.kind.coords()}
+                                  "diagnostic": diagnostic_names(self.method),
+                                  **self.kind.coords()}
         if self.names is not None:
             coords["classifier"] = list(self.names)
         return coords

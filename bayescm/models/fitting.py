@@ -203,6 +203,7 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
     draws, chains = ctx.draws, ctx.chains
     assert counts is not None
     method = choose_method(ctx.method, priors, kind.has_exact)
+    ctx = ctx.replace(method=method)
     options = sampler_options(method, options.pop("sampler_kwargs", None), options)
     check_fixed_prevalence(priors, counts, names)
     check_prior_strength(kind, priors, counts, names)

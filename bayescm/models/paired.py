@@ -160,14 +160,9 @@ def _rng(seq: np.random.SeedSequence) -> tuple[np.random.Generator, np.random.Ge
 # ---------------------------------------------------------------------------- metrics
 def _metric_values(metric: Metric, theta: np.ndarray, kind: str) -> np.ndarray:
     """A metric on confusion probabilities ``theta[..., true, pred]`` (any leading shape)."""
-    if kind == "binary":
-        value = metric(theta[..., 0, 0], theta[..., 0, 1], theta[..., 1, 0], theta[..., 1, 1])
-    else:
-        value = metric(theta)
-    value = np.asarray(value, dtype=float)
-    if value.shape != theta.shape[:-2]:
-        value = np.broadcast_to(value, theta.shape[:-2]).copy()
-    return value
+    from bayescm.metrics import evaluate_theta  # the one evaluation on theta
+
+    return evaluate_theta([metric], theta, kind)[metric.name]
 
 
 def _ordered_only() -> tuple[str, ...]:
@@ -274,7 +269,7 @@ def _tree(
     rng_post, rng_prior = _rng(seq)
     lead = box.SAMPLE_DIMS
     coords = {"chain": np.arange(chains), "draw": np.arange(draws),
-              "diagnostic": ["r_hat", "ess_bulk"], "metric": [m.name for m in metrics],
+              "diagnostic": ["r_hat", "ess_mean"], "metric": [m.name for m in metrics],
               **coords}
     cells = _draw_cells(rng_post, alpha, counts, chains, draws, check=True)
     theta = theta_fn(cells)

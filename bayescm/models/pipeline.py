@@ -29,7 +29,7 @@ DIAGNOSTIC_METHODS = {"exact": ("split", "mean"), "nuts": ("rank", "bulk")}
 DIAGNOSTIC_NOTES = {
     "exact": (
         "exact draws are independent; r_hat is the classic split R-hat (Gelman & Rubin 1992, "
-        "as in the paper) and ess_bulk the Geyer ESS of the raw split chains (rank-normalised "
+        "as in the paper) and ess_mean the Geyer ESS of the raw split chains (rank-normalised "
         "where draws are not finite)"
     ),
     "nuts": "rank-normalised split R-hat and bulk ESS (Vehtari et al. 2021), as in ArviZ",

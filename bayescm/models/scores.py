@@ -180,7 +180,7 @@ def fit_scores(
 
     coords = {"chain": np.arange(chains), "draw": np.arange(draws), "classifier": names,
               "fpr": fpr_grid, "recall": recall_grid, "bin": np.arange(n_bins),
-              "diagnostic": ["r_hat", "ess_bulk"], "true_class": ["positive", "negative"],
+              "diagnostic": ["r_hat", "ess_mean"], "true_class": ["positive", "negative"],
               "pred_class": ["positive", "negative"], "item": np.arange(y.size)}
     post_vars = variables(posterior, box.SAMPLE_DIMS, (chains, draws))
     groups = {"posterior": box.make_dataset(post_vars, coords, {
