@@ -35,7 +35,7 @@ from bayescm.io.spec import load_spec
 from bayescm.metrics.base import Metric, list_metrics
 from bayescm.models.build import build_model
 from bayescm.models.fitting import fit
-from bayescm.priors.base import Beta, Dirichlet, Fixed, Flat, Haldane, Jeffreys, Laplace, Weak
+from bayescm.priors import Beta, Dirichlet, Fixed, Flat, Haldane, Jeffreys, Laplace, Weak
 from bayescm.priors.elicit import cells_from_metrics, priors_from_matrix, priors_from_metrics
 
 # Submodules with heavier imports (matplotlib) or their own namespace load on first use.

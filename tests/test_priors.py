@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 import bayescm as bcm
-from bayescm.priors.base import prior_to_dict, resolve_prior
+from bayescm.priors import prior_to_dict, resolve_prior
 
 
 def test_presets():

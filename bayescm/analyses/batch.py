@@ -28,7 +28,7 @@ from bayescm.core.validate import check_count_array, check_int, check_real, keyw
 from bayescm.metrics.base import Metric, resolve_metrics
 from bayescm.models.build import checked_overrides, model_kind
 from bayescm.models.pipeline import observed_derived, stored_values
-from bayescm.priors.base import is_conjugate
+from bayescm.priors import is_conjugate
 
 __all__ = ["summarize_batch"]
 

@@ -37,7 +37,7 @@ from bayescm.core.validate import (
     check_real,
     keyword_checked,
 )
-from bayescm.priors.base import Beta, resolve_prior
+from bayescm.priors import Beta, resolve_prior
 
 __all__ = ["SampleSizePlan", "beta_hdi", "mu_at_power", "mu_bound", "plan", "required_n",
            "simulated_mu"]

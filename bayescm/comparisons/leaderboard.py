@@ -19,7 +19,7 @@ from bayescm.comparisons.ranks import (
 from bayescm.core.resources import check_time
 from bayescm.core.streams import child, seed_sequence
 from bayescm.core.validate import check_int, keyword_checked
-from bayescm.priors.base import Beta, Fixed, resolve_prior
+from bayescm.priors import Beta, Fixed, resolve_prior
 
 __all__ = ["leaderboard"]
 

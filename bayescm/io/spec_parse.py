@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +10,7 @@ import numpy as np
 
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.io.readers import CELL_KEYS, read_matrix_csv, read_table_csv
-from bayescm.priors.base import Beta, Dirichlet, Fixed, resolve_prior
+from bayescm.priors import from_dict
 
 TOP_KEYS = ("name", "description", "data", "simulate", "priors", "options", "outputs")
 SIMULATE_KEYS = ("n", "prevalence", "tpr", "tnr", "size", "seed")
@@ -49,14 +49,11 @@ def _check_keys(table: Any, allowed: tuple[str, ...], section: str, source: Any)
 
 
 # ----------------------------------------------------------------------------- priors
-def _number(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{what} must be a number, got {value!r}.")
-    return float(value)
-
-
 def parse_prior(value: Any, parameter: str) -> Any:
     """Turn a TOML prior (a name or a table) into a prior object.
+
+    The table is handed to :func:`bayescm.priors.from_dict`, the one reader of prior dicts
+    (also of the priors stored in result trees).
 
     Parameters
     ----------
@@ -76,62 +73,9 @@ def parse_prior(value: Any, parameter: str) -> Any:
     >>> parse_prior({"fixed": 0.5}, "prevalence")
     Fixed(value=0.5)
     """
-    if isinstance(value, str):
-        return resolve_prior(value, parameter)
-    if not isinstance(value, Mapping):
+    if not isinstance(value, (str, Mapping)):
         raise TypeError(f"The prior of {parameter} must be a name or a table, got {value!r}.")
-    keys = set(value)
-    forms: list[tuple[set[str], set[str], Callable[[], Any]]] = [
-        ({"fixed"}, set(), lambda: Fixed(value["fixed"])),
-        ({"mean", "concentration"}, set(), lambda: Beta.from_mean(
-            _number(value["mean"], f"{parameter}.mean"),
-            _number(value["concentration"], f"{parameter}.concentration"))),
-        ({"successes", "failures"}, {"weight"}, lambda: Beta.from_counts(
-            _number(value["successes"], f"{parameter}.successes"),
-            _number(value["failures"], f"{parameter}.failures"),
-            _number(value.get("weight", 1.0), f"{parameter}.weight"))),
-        ({"lower", "upper"}, {"mass"}, lambda: Beta.from_interval(
-            _number(value["lower"], f"{parameter}.lower"),
-            _number(value["upper"], f"{parameter}.upper"),
-            _number(value.get("mass", 0.95), f"{parameter}.mass"))),
-    ]
-    if "dist" in keys:
-        dist = value["dist"]
-        if not isinstance(dist, str):
-            raise TypeError(f"{parameter}.dist must be a string, got {dist!r}.")
-        rest = keys - {"dist"}
-        if dist.lower() == "beta":
-            _need(rest, {"alpha", "beta"}, set(), parameter, "dist = 'Beta'")
-            return Beta(_number(value["alpha"], f"{parameter}.alpha"),
-                        _number(value["beta"], f"{parameter}.beta"))
-        if dist.lower() == "dirichlet":
-            _need(rest, {"alpha"}, set(), parameter, "dist = 'Dirichlet'")
-            return Dirichlet(value["alpha"])
-        if dist.lower() == "fixed":
-            _need(rest, {"value"}, set(), parameter, "dist = 'Fixed'")
-            return Fixed(value["value"])
-        _need(rest, set(), set(), parameter, f"dist = {dist!r}")
-        return resolve_prior(dist, parameter)
-    for required, optional, make in forms:
-        if required <= keys:
-            _need(keys, required, optional, parameter, " and ".join(sorted(required)))
-            return make()
-    raise ValueError(
-        f"Cannot read the prior of {parameter} from {dict(value)!r}: use a name, "
-        "{fixed = v}, {mean = m, concentration = c}, {successes = s, failures = f}, "
-        "{lower = l, upper = u}, or {dist = 'Beta', alpha = a, beta = b}."
-    )
-
-
-def _need(keys: set[str], required: set[str], optional: set[str], parameter: str, form: str
-          ) -> None:
-    missing = required - keys
-    if missing:
-        raise ValueError(f"The prior of {parameter} ({form}) needs {', '.join(sorted(missing))}.")
-    extra = keys - required - optional
-    if extra:
-        raise ValueError(f"Unknown key {sorted(extra)[0]!r} in the prior of {parameter} "
-                         f"({form}); allowed: {', '.join(sorted(required | optional))}.")
+    return from_dict(value, parameter=parameter)
 
 
 def _check_metrics(cm: ConfusionMatrix, names: Any, key: str, source: Any) -> None:

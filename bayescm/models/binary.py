@@ -23,7 +23,7 @@ import numpy as np
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.exact import draw_beta
 from bayescm.metrics.base import BINARY_METRICS, Metric, evaluate
-from bayescm.priors.base import Beta, Fixed, Haldane, is_conjugate, resolve_prior
+from bayescm.priors import Beta, Fixed, PriorSpec, resolve_prior
 
 __all__ = ["BinaryModel", "binary_cells", "resolve_binary_priors"]
 
@@ -42,7 +42,7 @@ def resolve_binary_priors(
     >>> resolve_binary_priors("jeffreys", tpr="laplace")
     {'prevalence': Jeffreys(), 'tpr': Laplace(), 'tnr': Jeffreys()}
     """
-    if isinstance(prior, Fixed):
+    if getattr(prior, "fixed", False):
         raise ValueError(
             "Fixed can only be given for the prevalence: use prevalence=bcm.Fixed(...)."
         )
@@ -51,14 +51,14 @@ def resolve_binary_priors(
     out: dict[str, Any] = {}
     for name, value in chosen.items():
         p = base if value is None else resolve_prior(value, name)
-        if isinstance(p, Fixed) and name != "prevalence":
+        if getattr(p, "fixed", False) and name != "prevalence":
             raise ValueError(
                 f"Only the prevalence can be fixed, not {name}; give {name} a Beta prior "
                 "(e.g. bcm.Beta.from_mean(0.9, concentration=1000) for a near-certain value)."
             )
-        if isinstance(p, Fixed) and not isinstance(p.value, float):
+        if getattr(p, "fixed", False) and p.shape != ():
             raise ValueError("A binary model's fixed prevalence is a single number in (0, 1).")
-        if not isinstance(p, (Beta, Fixed)) and is_conjugate(p):
+        if getattr(p, "family", None) == "dirichlet":  # a prior of a vector, not a proportion
             raise TypeError(
                 f"{type(p).__name__} is not a prior for the binary model's {name}; use a Beta "
                 "prior (bcm.Dirichlet is for multiclass matrices)."
@@ -87,13 +87,8 @@ def _cells_of(counts: np.ndarray) -> tuple[np.ndarray, ...]:
 def _pymc_rv(name: str, prior: Any, dims: tuple[str, ...], n_batch: int | None) -> Any:
     import pymc as pm
 
-    if isinstance(prior, Fixed):  # a constant, not a degenerate random variable
-        return pm.Data(name, np.full(n_batch, prior.value) if n_batch else prior.value, dims=dims)
-    if isinstance(prior, Haldane):  # Beta(0, 0) is a flat prior on the log-odds
-        logodds = pm.Flat(f"{name}_logodds", dims=dims)
-        return pm.Deterministic(name, pm.math.sigmoid(logodds), dims=dims)
-    if isinstance(prior, Beta):
-        return pm.Beta(name, alpha=prior.alpha, beta=prior.beta, dims=dims)
+    if isinstance(prior, PriorSpec):  # bayescm's priors make their own variable with the dims
+        return prior.create_variable(name, dims=dims)  # (Fixed: pm.Data; Haldane: log-odds)
     var = prior.create_variable(name)
     expected = 1 if n_batch else 0
     made = tuple(pm.modelcontext(None).named_vars_to_dims.get(name) or ())

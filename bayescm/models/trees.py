@@ -16,7 +16,7 @@ from bayescm.core import container as box
 from bayescm.metrics.base import Metric, resolve_metrics
 from bayescm.models.binary import BinaryModel
 from bayescm.models.pipeline import name_variables
-from bayescm.priors.base import Fixed
+from bayescm.priors import from_dict
 
 Derived = Mapping[str, tuple[tuple[str, ...], np.ndarray]]
 
@@ -52,11 +52,19 @@ def batch_names(ds: xr.Dataset) -> list[str] | None:
 
 
 def decoded_priors(idata: xr.DataTree) -> dict[str, Any]:
-    """The fit's priors as far as the derivation needs them: :class:`Fixed` objects or dicts."""
+    """The fit's priors rebuilt from the tree's attributes (:func:`bayescm.priors.from_dict`).
+
+    A prior that cannot be rebuilt (a custom factory stored by its description, or a form this
+    version does not know) stays the stored dict: the derivations only need to know which
+    parameters were fixed.
+    """
     raw = box.read_json_attr(idata, "priors") if "priors" in idata.attrs else {}
     out: dict[str, Any] = {}
     for name, spec in raw.items():
-        out[name] = Fixed(spec["value"]) if spec.get("dist") == "Fixed" else spec
+        try:
+            out[name] = from_dict(spec, parameter=name)
+        except (ValueError, TypeError):
+            out[name] = spec
     return out
 
 

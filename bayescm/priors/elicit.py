@@ -23,7 +23,7 @@ import numpy as np
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.validate import check_real, keyword_checked
 from bayescm.metrics.base import BINARY_METRICS, canonical_name
-from bayescm.priors.base import Beta
+from bayescm.priors.beta import Beta
 
 __all__ = ["LINEAR_METRICS", "cells_from_metrics", "priors_from_matrix", "priors_from_metrics"]
 

@@ -1,0 +1,165 @@
+"""The prior protocol: what every bayescm prior can do, and the checks they share.
+
+A bayescm prior is a small frozen object. It answers questions about itself instead of being
+sorted by ``isinstance`` in the callers:
+
+* ``family``: the conjugate family it belongs to, ``"beta"``, ``"dirichlet"`` or None;
+* ``fixed``: whether it is a known constant (:class:`~bayescm.Fixed`) rather than a distribution;
+* ``proper``: whether it integrates to one (Haldane does not);
+* ``conjugate``: whether the exact (closed-form) sampler can use it.
+
+and it acts: ``create_variable(name, dims=None)`` makes its PyMC variable in the current model,
+``to_dict()`` describes it (:func:`bayescm.priors.from_dict` rebuilds it), ``update(...)`` gives
+the closed-form posterior, ``sample(rng, size)`` / ``draw(rng, chains, draws)`` draw from it with
+NumPy, and ``for_classes(k, role)`` turns it into a prior of the multiclass model.
+
+Any other object with ``create_variable(name)`` (the protocol of pymc-extras' ``Prior``) is
+accepted as a :class:`PriorFactory` and sampled with NUTS.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+import numpy as np
+
+from bayescm.core.validate import check_real
+
+__all__ = ["PriorFactory", "PriorSpec", "is_conjugate"]
+
+
+@runtime_checkable
+class PriorFactory(Protocol):
+    """Anything that can create a PyMC random variable inside a model context.
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.priors import PriorFactory
+    >>> isinstance(bcm.Beta(2, 3), PriorFactory)
+    True
+    """
+
+    def create_variable(self, name: str) -> Any:  # pragma: no cover - protocol
+        """Create the variable ``name`` in the current ``pm.Model``."""
+
+
+class PriorSpec:
+    """Base class of bayescm's own priors: the attributes and methods callers may rely on.
+
+    Subclasses set ``family`` and implement ``create_variable``, ``to_dict`` and the draws;
+    the defaults here say "not a constant, proper, conjugate".
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.priors import PriorSpec
+    >>> prior = bcm.Jeffreys()
+    >>> isinstance(prior, PriorSpec), prior.family, prior.fixed, prior.proper
+    (True, 'beta', False, True)
+    """
+
+    family: ClassVar[str | None] = None
+    """Conjugate family: ``"beta"`` (one proportion), ``"dirichlet"`` (a vector) or None."""
+    fixed: ClassVar[bool] = False
+    """True for a known constant (no random variable, no likelihood for it)."""
+    conjugate: ClassVar[bool] = True
+    """Whether the exact (closed-form) sampler can use it."""
+
+    @property
+    def name(self) -> str:
+        """Short name used in messages and serialisation."""
+        return type(self).__name__.lower()
+
+    @property
+    def proper(self) -> bool:
+        """Whether the prior integrates to one."""
+        return True
+
+    def create_variable(self, name: str, dims: Any = None) -> Any:  # pragma: no cover
+        """Create the PyMC variable ``name`` (with ``dims``) in the current ``pm.Model``."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:  # pragma: no cover
+        """A JSON-compatible description that :func:`bayescm.priors.from_dict` rebuilds."""
+        raise NotImplementedError
+
+    def for_classes(self, k: int, role: str = "prevalence", parameter: str = "the parameter"
+                    ) -> Any:
+        """The prior as a prior of the multiclass ``prevalence`` (K-vector) or ``rates``."""
+        raise TypeError(f"{self!r} cannot be the prior of the multiclass {parameter}.")
+
+    def _check_sampleable(self) -> None:
+        if not self.proper:
+            raise ValueError(
+                f"The {self.name} prior is improper (it does not integrate to one), so it has no "
+                "draws; use a proper prior (e.g. 'jeffreys' or 'laplace') to sample a prior.")
+
+
+def is_conjugate(prior: Any) -> bool:
+    """Whether the exact (closed-form) sampler can handle ``prior``.
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.priors import is_conjugate
+    >>> is_conjugate(bcm.Laplace()), is_conjugate(object())
+    (True, False)
+    """
+    return bool(getattr(prior, "conjugate", False))
+
+
+def check_positive(value: float, what: str, allow_zero: bool = False) -> float:
+    """``value`` as a float, >= 0 (``allow_zero``) or > 0, else a ValueError naming ``what``."""
+    value = check_real(value, what)
+    if value < 0 or (value == 0 and not allow_zero):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{what} must be {bound}, got {value}.")
+    return value
+
+
+def is_numeric(value: Any) -> bool:
+    """Whether ``value`` is a real number or an array of them (not bool, not text)."""
+    try:
+        arr = np.asarray(value)
+    except Exception:
+        return False
+    return arr.dtype.kind in "iuf" and arr.dtype != bool
+
+
+def as_rng(rng: Any) -> np.random.Generator:
+    """A NumPy Generator from a Generator, a seed or None."""
+    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+
+
+def size_tuple(size: Any) -> tuple[int, ...]:
+    """``size`` (None, an int or a tuple) as a shape tuple."""
+    if size is None:
+        return ()
+    return (int(size),) if np.ndim(size) == 0 else tuple(int(s) for s in size)
+
+
+def reshape_draws(flat: np.ndarray, size: tuple[int, ...]) -> np.ndarray:
+    """Draws of shape ``(1, n, *event)`` from the exact samplers reshaped to ``size + event``."""
+    return flat.reshape(size + flat.shape[2:])
+
+
+def n_draws(size: tuple[int, ...]) -> int:
+    """How many draws ``size`` asks for."""
+    return math.prod(size)
+
+
+def dims_shape(dims: Any) -> tuple[int, ...]:
+    """The shape that ``dims`` implies in the current ``pm.Model`` (from its coords)."""
+    import pymc as pm
+
+    if dims is None:
+        return ()
+    dims = (dims,) if isinstance(dims, str) else tuple(dims)
+    coords = pm.modelcontext(None).coords
+    missing = [d for d in dims if d not in coords]
+    if missing:
+        raise ValueError(f"The model has no coords for the dims {missing}; add them with "
+                         f"pm.Model(coords={{{missing[0]!r}: [...]}}).")
+    return tuple(len(coords[d]) for d in dims)
