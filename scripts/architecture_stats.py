@@ -1,7 +1,9 @@
-"""Count the package's modules, internal import edges and cycles, and name the largest module.
+"""Count the package's modules and import edges, find cycles and upward imports.
 
 Run from the repository root: ``python scripts/architecture_stats.py``. Reads the source with
-:mod:`ast` only (nothing is imported), so it works on any checkout.
+:mod:`ast` only (nothing is imported), so it works on any checkout. Imports at module level are
+what a module needs when it is imported; imports inside functions are deferred (loaded on
+first use) and reported apart. ``typing.TYPE_CHECKING`` blocks are ignored.
 """
 
 from __future__ import annotations
@@ -10,6 +12,10 @@ import ast
 import sys
 from pathlib import Path
 
+LAYERS = ["core", "metrics", "priors", "models", "analyses", "comparisons", "plots", "io",
+          "interfaces"]
+"""Subpackages from the bottom up; a module may import from its own layer and those below."""
+
 
 def module_name(path: Path, root: Path) -> str:
     """Dotted module name of a file below the package root."""
@@ -17,6 +23,15 @@ def module_name(path: Path, root: Path) -> str:
     if parts[-1] == "__init__":
         parts = parts[:-1]
     return ".".join(parts)
+
+
+def layer(module: str) -> int:
+    """Index of a module's layer (top-level modules are interfaces)."""
+    parts = module.split(".")
+    name = parts[1] if len(parts) > 1 else "interfaces"
+    if name == "_version":
+        return 0
+    return LAYERS.index(name) if name in LAYERS else LAYERS.index("interfaces")
 
 
 def resolve(mod: str, is_pkg: bool, node: ast.ImportFrom) -> str:
@@ -28,16 +43,18 @@ def resolve(mod: str, is_pkg: bool, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def main(root: Path) -> None:
-    """Print the counts for the package at ``root``."""
-    files = sorted(root.rglob("*.py"))
-    mods = {module_name(f, root): f for f in files}
-    edges: set[tuple[str, str]] = set()
+def edges_of(root: Path) -> tuple[dict[str, Path], set[tuple[str, str]], set[tuple[str, str]]]:
+    """Modules, module-level import edges and deferred (function-level) import edges."""
+    mods = {module_name(f, root): f for f in sorted(root.rglob("*.py"))}
+    top: set[tuple[str, str]] = set()
+    deferred: set[tuple[str, str]] = set()
     for name, path in mods.items():
         tree = ast.parse(path.read_text())
         is_pkg = path.name == "__init__.py"
         skip = {id(n) for b in ast.walk(tree) if isinstance(b, ast.If)
                 and ast.unparse(b.test).endswith("TYPE_CHECKING") for n in ast.walk(b)}
+        inner = {id(n) for f in ast.walk(tree)
+                 if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(f)}
         for node in ast.walk(tree):
             if id(node) in skip:
                 continue
@@ -52,27 +69,27 @@ def main(root: Path) -> None:
                 while t and t not in mods:
                     t = t.rpartition(".")[0]
                 if t and t != name and t.startswith(root.name):
-                    edges.add((name, t))
+                    (deferred if id(node) in inner else top).add((name, t))
+    return mods, top, deferred - top
+
+
+def cycles_of(mods: dict[str, Path], edges: set[tuple[str, str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (package re-exports ignored)."""
     graph: dict[str, set[str]] = {m: set() for m in mods}
     for a, b in edges:
-        graph[a].add(b)
-    # strongly connected components (Tarjan), ignoring package __init__ re-exports
+        if mods[b].name != "__init__.py":
+            graph[a].add(b)
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
     on: set[str] = set()
-    cycles: list[list[str]] = []
-    counter = [0]
-    sys.setrecursionlimit(10000)
+    found: list[list[str]] = []
 
     def visit(v: str) -> None:
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
+        index[v] = low[v] = len(index)
         stack.append(v)
         on.add(v)
         for w in graph[v]:
-            if mods[w].name == "__init__.py":
-                continue
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -87,17 +104,31 @@ def main(root: Path) -> None:
                 if w == v:
                     break
             if len(comp) > 1:
-                cycles.append(sorted(comp))
+                found.append(sorted(comp))
 
+    sys.setrecursionlimit(10000)
     for m in mods:
         if m not in index:
             visit(m)
+    return found
+
+
+def upward(edges: set[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Edges from a lower layer to a higher one (package __init__ re-exports excepted)."""
+    return sorted((a, b) for a, b in edges if layer(a) < layer(b))
+
+
+def main(root: Path) -> None:
+    """Print the counts for the package at ``root``."""
+    mods, top, deferred = edges_of(root)
     sizes = sorted(((len(p.read_text().splitlines()), m) for m, p in mods.items()), reverse=True)
     print(f"modules: {len(mods)}")
-    print(f"internal import edges: {len(edges)}")
+    print(f"internal import edges: {len(top)} at import time, {len(deferred)} deferred")
     print(f"largest modules: {', '.join(f'{m} ({n})' for n, m in sizes[:5])}")
     print(f"modules over 450 lines: {sum(n > 450 for n, _ in sizes)}")
-    print(f"import cycles (excluding package re-exports): {cycles or 'none'}")
+    print(f"import cycles: {cycles_of(mods, top) or 'none'}")
+    print(f"upward imports at import time: {upward(top) or 'none'}")
+    print(f"upward imports deferred to a function: {len(upward(deferred))}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,34 @@
+"""The layout the architecture promises (ARCHITECTURE.md): layers, no cycles, short modules."""
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import architecture_stats as stats  # noqa: E402
+
+
+def _graph() -> tuple[dict, set, set]:
+    return stats.edges_of(ROOT / "bayescm")
+
+
+def test_no_import_cycle() -> None:
+    mods, top, _ = _graph()
+    assert stats.cycles_of(mods, top) == []
+
+
+def test_no_layer_imports_a_higher_one_at_import_time() -> None:
+    _, top, _ = _graph()
+    assert stats.upward(top) == []
+
+
+def test_every_module_is_short() -> None:
+    mods, _, _ = _graph()
+    long = {m: n for m, p in mods.items() if (n := len(p.read_text().splitlines())) > 450}
+    assert long == {}
+
+
+def test_every_subpackage_is_a_known_layer() -> None:
+    subpackages = {p.parent.name for p in (ROOT / "bayescm").glob("*/__init__.py")}
+    assert subpackages <= set(stats.LAYERS)
