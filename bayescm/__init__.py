@@ -15,6 +15,7 @@ Examples
 from importlib import import_module
 from typing import Any
 
+import bayescm.accessor  # noqa: F401  (registers the idata.bcm accessor on xarray.DataTree)
 from bayescm import metrics, priors
 from bayescm._version import __version__
 from bayescm.analyses.batch import summarize_batch
@@ -26,6 +27,7 @@ from bayescm.analyses.summary import informedness, probability, summary
 from bayescm.comparisons import leaderboard, prob_superior, rank_probabilities
 from bayescm.comparisons.paired import compare_paired, compare_paired_counts, comparison_table
 from bayescm.core import diagnostics, stats
+from bayescm.core.config import rc_context, rcParams
 from bayescm.core.confusion import ConfusionMatrix, EmptyMatrixWarning
 from bayescm.core.container import load, save
 from bayescm.core.scores import Scores
@@ -34,7 +36,7 @@ from bayescm.io import datasets
 from bayescm.io.spec import load_spec
 from bayescm.metrics.base import Metric, list_metrics
 from bayescm.models.build import build_model
-from bayescm.models.fitting import fit
+from bayescm.models.fitting import fit, refit
 from bayescm.priors import Beta, Dirichlet, Fixed, Flat, Haldane, Jeffreys, Laplace, Weak
 from bayescm.priors.elicit import cells_from_metrics, priors_from_matrix, priors_from_metrics
 
@@ -72,6 +74,7 @@ __all__ = [
     "datasets",
     "diagnostics",
     "fit",
+    "refit",
     "frequentist",
     "informedness",
     "leaderboard",
@@ -84,6 +87,8 @@ __all__ = [
     "prior_predictive",
     "prior_sensitivity",
     "rank_probabilities",
+    "rcParams",
+    "rc_context",
     "priors",
     "priors_from_matrix",
     "priors_from_metrics",

@@ -110,7 +110,7 @@ def format_table(table: pd.DataFrame) -> str:
     out = table.copy().astype(object)
     for column in table.columns:
         values = pd.to_numeric(table[column], errors="coerce")
-        if column == "ess_bulk":
+        if str(column).startswith("ess_"):
             out[column] = [("nan" if pd.isna(v) else f"{v:.0f}") for v in values]
         elif column == "r_hat":
             out[column] = [("nan" if pd.isna(v) else f"{v:.3f}") for v in values]
@@ -141,24 +141,62 @@ def _matrix(args: argparse.Namespace) -> Any:
     return bcm.ConfusionMatrix.from_counts(tp=args.tp, fn=args.fn, tn=args.tn, fp=args.fp)
 
 
+def _parameter_prior(text: str) -> tuple[str, Any]:
+    """``PARAM=PRIOR`` of ``--priors``: a prior name or a JSON table, read as a spec reads it.
+
+    Examples
+    --------
+    >>> from bayescm.cli import _parameter_prior
+    >>> _parameter_prior('tpr={"mean": 0.9, "concentration": 20}')
+    ('tpr', Beta(alpha=18.0, beta=2.0))
+    >>> _parameter_prior("tnr=jeffreys")
+    ('tnr', Jeffreys())
+    """
+    from bayescm.io.spec_parse import parse_prior
+
+    name, sep, value = text.partition("=")
+    name, value = name.strip(), value.strip()
+    if not sep or not name.isidentifier() or not value:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not PARAM=PRIOR (e.g. tpr=jeffreys or "
+            "prevalence='{\"fixed\": 0.5}')")
+    spec: Any = value
+    if value.startswith("{"):
+        try:
+            spec = json.loads(value)
+        except json.JSONDecodeError as err:
+            raise argparse.ArgumentTypeError(f"the prior of {name} is not valid JSON: "
+                                             f"{err.msg}") from None
+    try:
+        return name, parse_prior(spec, name)
+    except (TypeError, ValueError) as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def _analyze(args: argparse.Namespace) -> int:
     import bayescm as bcm
+    from bayescm.core.stats import hdi_prob_for
 
     cm = _matrix(args)
     say = _progress(sys.stderr.isatty())
     kwargs: dict[str, Any] = {"prior": args.prior, "method": args.method, "draws": args.draws,
                               "chains": args.chains, "random_seed": args.seed,
-                              "hdi_prob": args.hdi_prob}
+                              "hdi_prob": hdi_prob_for(args.hdi_prob)}
     if args.metrics:
         kwargs["metrics"] = args.metrics
+    if args.priors:
+        kwargs["priors"] = dict(args.priors)
     if args.fixed_prevalence is not None:
+        if "prevalence" in kwargs.get("priors", {}):
+            raise UsageError("the prevalence is given twice (--fixed-prevalence and --priors "
+                             "prevalence=...); give it once")
         kwargs["prevalence"] = bcm.Fixed(args.fixed_prevalence)
     if say:
         say(f"fitting a {cm.n_classes}-class matrix of {cm.n} samples")
     idata = bcm.fit(cm, **kwargs)
     table = bcm.summary(idata, var_names=args.metrics or None)
     extra = {"model": idata.attrs["model"], "method": idata.attrs["method"], "n": cm.n,
-             "hdi_prob": args.hdi_prob, "priors": json.loads(idata.attrs["priors"]),
+             "hdi_prob": table.attrs["hdi_prob"], "priors": json.loads(idata.attrs["priors"]),
              "counts": cm.counts.tolist(), "labels": [str(v) for v in cm.labels]}
     _emit(table, args.format, extra)
     if args.plot is not None:
@@ -172,14 +210,17 @@ def _plot(idata: Any, path: str, metrics: Sequence[str] | None) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    from bayescm import plots
     from bayescm.core.files import atomic_write
-    from bayescm.io.runner import figure_metrics
+    from bayescm.io.runner import figure
 
-    names = figure_metrics(idata, list(metrics) if metrics else None)
-    fig = plots.plot_metrics(idata, names, ncols=min(3, len(names)))
+    fig = figure(idata, "posterior", list(metrics) if metrics else None)
     suffix = Path(path).suffix.lstrip(".").lower() or "png"
-    atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=120, format=suffix))
+    try:
+        atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=120, format=suffix))
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
 
 
 # ------------------------------------------------------------------ sample-size
@@ -318,9 +359,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "haldane")
     a.add_argument("--fixed-prevalence", type=_probability,
                    help="a known share of positives (curated test set)")
+    a.add_argument("--priors", nargs="+", type=_parameter_prior, metavar="PARAM=PRIOR",
+                   help="priors keyed by parameter, as in a spec's [priors] table: a name "
+                        "(tpr=jeffreys) or a JSON table (tnr='{\"mean\": 0.9, "
+                        "\"concentration\": 20}', prevalence='{\"fixed\": 0.5}')")
     a.add_argument("--metrics", nargs="+", help="metrics to compute and show (default all)")
     a.add_argument("--method", default="auto", choices=["auto", "exact", "nuts"])
-    a.add_argument("--hdi-prob", type=_probability, default=0.95)
+    a.add_argument("--hdi-prob", type=_probability, default=None,
+                   help="probability of the intervals (default rcParams['stats.hdi_prob'], 0.95)")
     a.add_argument("--draws", type=_positive_int, default=5000, help="draws per chain")
     a.add_argument("--chains", type=_positive_int, default=4)
     a.add_argument("--seed", type=int, help="random seed")

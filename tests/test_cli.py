@@ -214,3 +214,25 @@ def test_sample_size_help_has_no_escaped_percent(capsys):
         main(["sample-size", "--help"])
     out = capsys.readouterr().out
     assert "95 %" in out and "%%" not in out
+
+
+def test_analyze_hdi_prob_defaults_to_the_setting(capsys):
+    args = ("analyze", "--tp", "26", "--fn", "0", "--tn", "6", "--fp", "2", "--metrics", "tpr",
+            "--draws", "300", "--seed", "1", "--format", "json")
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and json.loads(out)["hdi_prob"] == 0.95
+    with bcm.rc_context(stats_hdi_prob=0.8):
+        code, out, _ = run(capsys, *args)
+    assert code == 0 and json.loads(out)["hdi_prob"] == 0.8
+    code, out, _ = run(capsys, *args, "--hdi-prob", "0.5")
+    assert json.loads(out)["hdi_prob"] == 0.5
+
+
+def test_analyze_plot_of_a_multiclass_matrix_draws_per_class_metrics(capsys, tmp_path):
+    three = tmp_path / "three.csv"
+    three.write_text("t,a,b,c\na,15,1,0\nb,1,14,1\nc,0,1,16\n")
+    fig = tmp_path / "fig.png"
+    code, _, err = run(capsys, "analyze", "--csv", str(three), "--metrics", "acc", "recall",
+                       "--draws", "200", "--format", "csv", "--plot", str(fig))
+    assert code == 0, err
+    assert fig.read_bytes()[:4] == b"\x89PNG"

@@ -235,3 +235,44 @@ def test_spec_figures_share_the_plot_conventions():
     assert "%" in bm.get_xticklabels()[1].get_text() or "%" in bm.get_xlabel()
     assert any(ln.get_gid() == "reference" for ln in bm.get_lines())
     plt.close(fig)
+
+
+def test_overlays_of_classes_and_classifiers(batch_fit):
+    multi = bcm.fit(bcm.ConfusionMatrix([[15, 1, 0], [1, 14, 1], [0, 1, 16]]), random_seed=0,
+                    draws=500)
+    ax = plots.plot_metric(multi, "tpr", class_=["0", "2"])
+    assert ax.get_title() == "TPR by class"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["0", "2"]
+    table = bcm.summary(multi, var_names=["tpr"])
+    seg = _by_gid(ax, "hdi:2").get_segments()[0]
+    assert seg[0][0] == pytest.approx(table.loc["tpr[2]", "hdi_lower"])
+    assert seg[1][0] == pytest.approx(table.loc["tpr[2]", "hdi_upper"])
+    fig = plots.plot_metrics(batch_fit, ["bm", "acc"], classifier=["5b", "8"])
+    assert [ax.get_title() for ax in fig.axes] == ["BM by classifier", "Accuracy by classifier"]
+    with pytest.raises(ValueError, match="predictive=True"):
+        plots.plot_metric(batch_fit, "bm", classifier=["5b", "8"], predictive=True)
+    with pytest.raises(ValueError, match="between 1 and 8"):
+        plots.plot_metric(batch_fit, "bm", classifier=[])
+
+
+def test_forest_rows_of_classes_and_of_metrics(cocaine_fit):
+    multi = bcm.fit(bcm.ConfusionMatrix([[15, 1, 0], [1, 14, 1], [0, 1, 16]]), random_seed=0,
+                    draws=500)
+    ax = plots.plot_forest(multi, "tpr")
+    assert sorted(t.get_text() for t in ax.get_yticklabels()) == ["0", "1", "2"]
+    assert ax.get_title() == "TPR of 3 classes" and ax.get_ylabel() == "class"
+    ax = plots.plot_forest(cocaine_fit, ["tpr", "tnr", "bm"])
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["BM", "TNR", "TPR"]
+    table = bcm.summary(cocaine_fit, var_names=["tpr", "tnr", "bm"])
+    top = _by_gid(ax, "hdi").get_segments()[-1]  # the top row: the first metric
+    assert top[0][0] == pytest.approx(table.loc["tpr", "hdi_lower"])
+    with pytest.raises(ValueError, match="different scales"):
+        plots.plot_forest(cocaine_fit, ["tpr", "dor"])
+
+
+def test_error_rates_sort_best_at_the_top(batch_fit):
+    idata = bcm.fit({k: v for k, v in literature_matrices().items() if k in ("5b", "8", "16")},
+                    metrics=["err"], draws=300, random_seed=0)
+    ax = plots.plot_forest(idata, "err")
+    means = idata["posterior"]["err"].mean(("chain", "draw")).to_series()
+    assert ax.get_yticklabels()[-1].get_text() == means.idxmin()

@@ -22,17 +22,18 @@ import pandas as pd
 from bayescm.core.confusion import ConfusionMatrix, as_batch
 from bayescm.core.diagnostics import rhat_ess_split
 from bayescm.core.resources import check_memory
-from bayescm.core.stats import HDI_PROB, check_prob
+from bayescm.core.stats import hdi_prob_for
 from bayescm.core.streams import child, seed_sequence
 from bayescm.core.validate import check_count_array, check_int, check_real, keyword_checked
 from bayescm.metrics.base import Metric, resolve_metrics
-from bayescm.models.build import checked_overrides, model_kind
+from bayescm.models.build import model_kind
+from bayescm.models.context import checked_overrides, merged_priors
 from bayescm.models.pipeline import observed_derived, stored_values
 from bayescm.priors import is_conjugate
 
 __all__ = ["summarize_batch"]
 
-COLUMNS = ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu", "r_hat", "ess_bulk"]
+COLUMNS = ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu", "r_hat", "ess_mean"]
 _SKIP = ("theta", "rates")
 _TARGET_VALUES = 25_000_000  # floats per chunk (~200 MB with temporaries)
 _OPERATORS: dict[str, Callable[[np.ndarray, float], np.ndarray]] = {
@@ -118,7 +119,7 @@ def _chunk_summary(kind: Any, priors: Mapping[str, Any], selected: list[Metric],
         r_hat, ess = rhat_ess_split(series)
         table = {"observed": np.asarray(observed[name][1], dtype=float).reshape(m * width),
                  "mean": mean, "sd": sd, "hdi_lower": bounds[:, 0], "hdi_upper": bounds[:, 1],
-                 "mu": bounds[:, 1] - bounds[:, 0], "r_hat": r_hat, "ess_bulk": ess}
+                 "mu": bounds[:, 1] - bounds[:, 0], "r_hat": r_hat, "ess_mean": ess}
         for metric, op, value, column in wanted:
             if metric == name:
                 with np.errstate(invalid="ignore"):
@@ -150,7 +151,7 @@ def summarize_batch(
     positive: Any = None,
     ordered: bool = False,
     var_names: Iterable[str] | None = None,
-    hdi_prob: float = HDI_PROB,
+    hdi_prob: float | None = None,
     progressbar: bool | None = None,
 ) -> pd.DataFrame:
     """Summaries of every classifier of a large batch, in bounded memory.
@@ -181,16 +182,16 @@ def summarize_batch(
         Classes of an array input (as in :class:`bayescm.ConfusionMatrix`).
     var_names : list of str, optional
         Variables to summarise; default all except ``theta`` and ``rates``.
-    hdi_prob : float, default 0.95
-        Probability of the HDI.
+    hdi_prob : float, optional
+        Probability of the HDI; default ``rcParams["stats.hdi_prob"]``.
     progressbar : bool, optional
         Report progress on stderr; default when stderr is a terminal.
 
     Returns
     -------
     pandas.DataFrame
-        Indexed by ``(classifier, variable)`` with the columns of :func:`bayescm.analyses.summary`
-        (``observed, mean, sd, hdi_lower, hdi_upper, mu, r_hat, ess_bulk``) and one column per
+        Indexed by ``(classifier, variable)`` with the columns of :func:`bayescm.summary`
+        (``observed, mean, sd, hdi_lower, hdi_upper, mu, r_hat, ess_mean``) and one column per
         requested probability.
 
     See Also
@@ -211,15 +212,14 @@ def summarize_batch(
     names, counts, template = _as_counts(matrices, labels, positive, bool(ordered))
     draws = check_int(draws, "draws", 1)
     chains = check_int(chains, "chains", 1)
-    prob = check_prob(hdi_prob)
+    prob = hdi_prob_for(hdi_prob)
     kind = model_kind(template)
-    from bayescm.models.fitting import _merged_priors
-
-    chosen = kind.resolve_priors(prior, checked_overrides(kind, _merged_priors(priors, {})))
+    chosen = kind.resolve_priors(prior, checked_overrides(kind, merged_priors(priors, {})))
     if not all(is_conjugate(p) for p in chosen.values()):
         raise ValueError("summarize_batch draws exact (conjugate) posteriors; custom priors need "
                          "NUTS: use bcm.fit on smaller batches.")
-    selected = kind.select_metrics(resolve_metrics(metrics, kind.catalogue, kind.name), chosen)
+    selected = kind.select_metrics(resolve_metrics(metrics, kind.catalogue, kind.metric_family),
+                                   chosen)
     wanted = _probabilities(probabilities)
     wanted_vars = None if var_names is None else {str(v) for v in var_names}
     per_matrix = stored_values(kind, selected, 1, chains, draws) / 2

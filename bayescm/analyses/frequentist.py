@@ -26,6 +26,7 @@ from scipy import special, stats
 
 from bayescm.core.counts import encode_labels
 from bayescm.core.resources import check_memory
+from bayescm.core.stats import hdi_prob_for
 from bayescm.core.streams import generator
 from bayescm.core.validate import keyword_checked
 from bayescm.metrics.base import Metric
@@ -71,6 +72,8 @@ class BootstrapResult:
 
 
 def _check_ci(ci: Any) -> float:
+    if ci is None:
+        return hdi_prob_for()
     if isinstance(ci, bool) or not isinstance(ci, (int, float, np.number)):
         raise TypeError(f"ci must be a number in (0, 1), got {ci!r}.")
     if not 0.0 < ci < 1.0:
@@ -94,7 +97,7 @@ def bootstrap(
     metric: str | Metric = "acc",
     n_boot: int = 10_000,
     paired: bool = True,
-    ci: float = 0.95,
+    ci: float | None = None,
     random_seed: int | np.random.Generator | None = None,
     *,
     labels: Sequence[Hashable] | None = None,
@@ -117,8 +120,9 @@ def bootstrap(
         Joint resampling of samples (both classifiers see the same resample, keeping their
         correlation); False resamples each classifier's (true, prediction) pairs
         independently.
-    ci : float, default 0.95
-        Probability of the percentile interval.
+    ci : float, optional
+        Probability of the percentile interval; default ``rcParams["stats.hdi_prob"]`` (the
+        mass of the Bayesian intervals it is compared with).
     random_seed : int or numpy Generator, optional
         Same seed, same replicates.
     labels : sequence of hashable, optional
@@ -217,7 +221,7 @@ def binomial_interval(
     k: int | np.ndarray,
     n: int | np.ndarray,
     method: str = "clopper-pearson",
-    ci: float = 0.95,
+    ci: float | None = None,
 ) -> tuple[Any, Any]:
     """Confidence interval of a binomial proportion ``k / n`` (vectorised over arrays).
 
@@ -238,8 +242,8 @@ def binomial_interval(
         Trials, ``n >= 1``.
     method : {"clopper-pearson", "wilson", "jeffreys"}
         Interval construction.
-    ci : float, default 0.95
-        Confidence level.
+    ci : float, optional
+        Confidence level; default ``rcParams["stats.hdi_prob"]``.
 
     Returns
     -------

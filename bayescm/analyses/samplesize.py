@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from bayescm.core.betahdi import beta_hdi
-from bayescm.core.stats import HDI_PROB, check_prob
+from bayescm.core.stats import hdi_prob_for
 from bayescm.core.streams import seed_sequence
 from bayescm.core.validate import (
     check_int,
@@ -177,7 +177,7 @@ def simulated_mu(
     concentration: float = 10.0,
     prior: Any = "laplace",
     n_sims: int = _N_SIMS,
-    hdi_prob: float = HDI_PROB,
+    hdi_prob: float | None = None,
     random_seed: int | np.random.Generator | None = None,
 ) -> np.ndarray:
     """Simulated metric uncertainties (HDI widths) of a proportion after ``n`` samples.
@@ -201,8 +201,8 @@ def simulated_mu(
         Analysis prior (proper Beta).
     n_sims : int, default 4000
         Simulated studies per sample size.
-    hdi_prob : float, default 0.95
-        Probability of the HDI whose width is the MU.
+    hdi_prob : float, optional
+        Probability of the HDI whose width is the MU; default ``rcParams["stats.hdi_prob"]``.
     random_seed : int or numpy Generator, optional
         Seed for reproducible simulations.
 
@@ -219,7 +219,7 @@ def simulated_mu(
     """
     sizes = _check_n(n)
     n_sims = check_int(n_sims, "n_sims", 1, 10**9)
-    prob = check_prob(hdi_prob)
+    prob = hdi_prob_for(hdi_prob)
     gen_a, gen_b = _generating(mode, concentration)
     base = _analysis_prior(prior)
     rng = np.random.default_rng(seed_sequence(random_seed) if not isinstance(
@@ -249,7 +249,7 @@ def mu_at_power(
     concentration: float = 10.0,
     prior: Any = "laplace",
     n_sims: int = _N_SIMS,
-    hdi_prob: float = HDI_PROB,
+    hdi_prob: float | None = None,
     random_seed: int | np.random.Generator | None = None,
 ) -> float | np.ndarray:
     """The metric uncertainty reached with probability ``power`` after ``n`` samples.
@@ -309,6 +309,8 @@ class SampleSizePlan:
         Probability of reaching the target.
     rule_of_thumb : int
         ``4 / mu^2`` (:func:`required_n`) for comparison.
+    hdi_prob : float, optional
+        Probability of the HDI whose width is the MU (None: not recorded).
 
     Examples
     --------
@@ -322,6 +324,7 @@ class SampleSizePlan:
     mu_reached: float
     power: float
     rule_of_thumb: int
+    hdi_prob: float | None = None
 
 
 @keyword_checked
@@ -332,7 +335,7 @@ def plan(
     concentration: float = 10.0,
     prior: Any = "laplace",
     n_sims: int = _N_SIMS,
-    hdi_prob: float = HDI_PROB,
+    hdi_prob: float | None = None,
     random_seed: int | np.random.Generator | None = None,
     n_max: int = 10**9,
 ) -> SampleSizePlan:
@@ -372,10 +375,11 @@ def plan(
         raise TypeError(f"n_max must be an integer, got {n_max!r}.")
     n_max = int(_check_n(n_max, "n_max", 2))
     seed = seed_sequence(random_seed)  # one sequence: the same simulated truths for every n
+    prob = hdi_prob_for(hdi_prob)
 
     def mus(sizes: np.ndarray) -> np.ndarray:
         return np.atleast_1d(mu_at_power(sizes, pw, mode, concentration, prior, n_sims,
-                                         hdi_prob, seed))
+                                         prob, seed))
 
     rule = required_n(target)
     hi = max(2 * rule, 16)
@@ -404,4 +408,4 @@ def plan(
             i = int(np.argmax(fine_ok))
             n_best, reached = int(fine[i]), float(fine_values[i])
     return SampleSizePlan(n=n_best, mu=target, mu_reached=reached, power=pw,
-                          rule_of_thumb=rule)
+                          rule_of_thumb=rule, hdi_prob=prob)

@@ -64,7 +64,7 @@ def prior_sensitivity(
         ``prior`` group for Haldane; see the ``omitted_groups`` attribute), ``observed_data``
         once. Variables missing from a fit (``prevalence`` when fixed) are NaN in its slice.
         Root attribute ``priors`` maps each choice to its serialised priors.
-        :func:`~bayescm.analyses.summary` labels rows like ``tpr[jeffreys]``.
+        :func:`~bayescm.summary` labels rows like ``tpr[jeffreys]``.
 
     Examples
     --------

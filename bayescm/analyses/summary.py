@@ -9,16 +9,17 @@ import pandas as pd
 import xarray as xr
 
 from bayescm.core import container as box
-from bayescm.core.stats import check_prob, hdi
+from bayescm.core.stats import hdi, hdi_prob_for
 from bayescm.core.validate import keyword_checked
-from bayescm.metrics.base import canonical_name, catalogue_for
+from bayescm.metrics import alias_table, canonical_name
+from bayescm.models import registry
 
 __all__ = ["summary", "probability", "informedness", "resolve_var_names"]
 
 MATRIX_VARIABLES = ("theta", "rates", "roc", "pr", "reliability")
 """Class-by-class matrices left out of a default summary (K^2 rows each); name them to see them."""
 
-SUMMARY_COLUMNS = ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu", "r_hat", "ess_bulk"]
+SUMMARY_COLUMNS = ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu", "r_hat", "ess_mean"]
 
 
 def resolve_var_names(idata: xr.DataTree, var_names: Iterable[str] | str | None,
@@ -40,11 +41,9 @@ def resolve_var_names(idata: xr.DataTree, var_names: Iterable[str] | str | None,
         return [v for v in present if v not in skip]
     if isinstance(var_names, str):
         var_names = [var_names]
-    kind = str(idata.attrs.get("model", "binary"))
     table: dict[str, str] = {canonical_name(v): v for v in present}
-    for metric in catalogue_for(kind).values():
-        for alias in (metric.name, *metric.aliases):
-            table.setdefault(canonical_name(alias), metric.name)
+    for alias, metric in alias_table(registry.kind_of(idata).catalogue).items():
+        table.setdefault(alias, metric)
     out = []
     for name in var_names:
         if not isinstance(name, str):
@@ -85,7 +84,7 @@ def summary(
         except the class-by-class matrices ``theta`` and ``rates`` (K^2 rows each).
     hdi_prob : float, optional
         Probability of the highest-density interval; default the tree's ``hdi_prob``
-        attribute (0.95).
+        attribute (the one it was fitted with), else ``rcParams["stats.hdi_prob"]``.
     group : str, default "posterior"
         ``"prior"`` summarises the prior draws (no observed/diagnostic columns there).
 
@@ -94,7 +93,9 @@ def summary(
     pandas.DataFrame
         Indexed by variable name, ArviZ style (``"bm[8]"`` for a classifier of a batch,
         ``"tpr[cat]"`` for a class), with columns ``observed, mean, sd, hdi_lower, hdi_upper,
-        mu`` (MU = HDI width), ``r_hat, ess_bulk``.
+        mu`` (MU = HDI width), ``r_hat`` and the ESS named by its estimator: ``ess_mean``
+        (Geyer ESS of the raw split chains) for independent draws (the exact path),
+        ``ess_bulk`` (rank-normalised, as ArviZ) for NUTS.
 
     See Also
     --------
@@ -109,7 +110,7 @@ def summary(
     [0.75, 0.42, 0.94]
     """
     box.check_tree(idata)
-    prob = check_prob(idata.attrs.get("hdi_prob", 0.95) if hdi_prob is None else hdi_prob)
+    prob = hdi_prob_for(hdi_prob, idata)
     names = resolve_var_names(idata, var_names, group)
     ds = box.get_group(idata, group)
     obs = box.get_group(idata, "observed_metrics") if group == "posterior" and box.has_group(
@@ -118,6 +119,8 @@ def summary(
         idata, "diagnostics") else None
     blocks, labels = [], []
     obs_vals, rhat_vals, ess_vals = [], [], []
+    ess_name = next((str(d) for d in diag["diagnostic"].values if str(d).startswith("ess")),
+                    "ess_mean") if diag is not None and "diagnostic" in diag.coords else "ess_mean"
     for name in names:
         da = ds[name]
         sample = [d for d in da.dims if d in box.SAMPLE_DIMS]
@@ -130,9 +133,9 @@ def summary(
             *[da.sizes[d] for d in rest]))
         obs_vals.append(_aligned(obs, name, rest, da, n_rest))
         rhat_vals.append(_aligned(diag, name, rest, da, n_rest, ("diagnostic", "r_hat")))
-        ess_vals.append(_aligned(diag, name, rest, da, n_rest, ("diagnostic", "ess_bulk")))
+        ess_vals.append(_aligned(diag, name, rest, da, n_rest, ("diagnostic", ess_name)))
     if not blocks:
-        return pd.DataFrame(columns=SUMMARY_COLUMNS)
+        return pd.DataFrame(columns=[*SUMMARY_COLUMNS[:-1], ess_name])
     same = len({b.shape[1] for b in blocks}) == 1
     draws = np.concatenate(blocks) if same else None
     if draws is not None:
@@ -152,7 +155,7 @@ def summary(
             "hdi_upper": bounds[:, 1],
             "mu": bounds[:, 1] - bounds[:, 0],
             "r_hat": np.concatenate(rhat_vals),
-            "ess_bulk": np.concatenate(ess_vals),
+            ess_name: np.concatenate(ess_vals),
         },
         index=pd.Index(labels, name="variable"),
     )
@@ -298,7 +301,7 @@ def informedness(idata: xr.DataTree, rope: float = 0.0, var: str | None = None) 
     if not 0.0 <= rope < 1.0:
         raise ValueError(f"rope must lie in [0, 1), got {rope}.")
     if var is None:
-        var = "bm" if idata.attrs.get("model", "binary") == "binary" else "mcc"
+        var = "bm" if registry.kind_of(idata).metric_family == "binary" else "mcc"
     (name,) = resolve_var_names(idata, [var])
     da = box.get_group(idata, "posterior")[name]
     dims = [d for d in box.SAMPLE_DIMS if d in da.dims]

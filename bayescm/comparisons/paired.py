@@ -43,7 +43,7 @@ import xarray as xr
 
 from bayescm.core import container as box
 from bayescm.core.counts import encode_labels
-from bayescm.core.stats import HDI_PROB, check_prob
+from bayescm.core.stats import hdi_prob_for
 from bayescm.core.validate import keyword_checked
 from bayescm.metrics.base import Metric, catalogue_for
 from bayescm.models.paired import (
@@ -81,7 +81,7 @@ def compare_paired(
     *,
     ordered: bool = False,
     names: Sequence[str] = ("A", "B"),
-    hdi_prob: float = HDI_PROB,
+    hdi_prob: float | None = None,
 ) -> xr.DataTree:
     """Bayesian paired comparison of two classifiers scored on the same samples.
 
@@ -121,8 +121,9 @@ def compare_paired(
         weighted kappas and class-distance errors to the default metrics.
     names : pair of str, default ("A", "B")
         Coordinates of the ``classifier`` dim.
-    hdi_prob : float, default 0.95
-        Probability of the HDI in the ``comparison`` group.
+    hdi_prob : float, optional
+        Probability of the HDI in the ``comparison`` group; default
+        ``rcParams["stats.hdi_prob"]``.
 
     Returns
     -------
@@ -167,7 +168,7 @@ def compare_paired(
     selected = _select_metrics(metrics, catalogue, kind, bool(ordered))
     draws = check_int(draws, "draws", 1)
     chains = check_int(chains, "chains", 1)
-    hdi_prob = check_prob(hdi_prob)
+    hdi_prob = hdi_prob_for(hdi_prob)
     names = _check_names(names)
     rope_map = _check_rope(rope, [m.name for m in selected])
     str_classes = [str(c) for c in classes]
@@ -212,7 +213,7 @@ def compare_paired_counts(
     chains: int = 4,
     random_seed: int | np.random.Generator | None = None,
     names: Sequence[str] = ("A", "B"),
-    hdi_prob: float = HDI_PROB,
+    hdi_prob: float | None = None,
 ) -> xr.DataTree:
     """Paired comparison of two accuracies from the 2 x 2 agreement table alone.
 
@@ -236,8 +237,9 @@ def compare_paired_counts(
         Same seed, same draws.
     names : pair of str, default ("A", "B")
         Coordinates of the ``classifier`` dim.
-    hdi_prob : float, default 0.95
-        Probability of the HDI in the ``comparison`` group.
+    hdi_prob : float, optional
+        Probability of the HDI in the ``comparison`` group; default
+        ``rcParams["stats.hdi_prob"]``.
 
     Returns
     -------
@@ -267,7 +269,7 @@ def compare_paired_counts(
         raise ValueError("The agreement table is empty: all four counts are 0.")
     draws = check_int(draws, "draws", 1)
     chains = check_int(chains, "chains", 1)
-    hdi_prob = check_prob(hdi_prob)
+    hdi_prob = hdi_prob_for(hdi_prob)
     names = _check_names(names)
     acc = catalogue_for("binary")["acc"]
     rope_map = _check_rope(rope, ["acc"])

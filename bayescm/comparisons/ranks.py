@@ -22,6 +22,7 @@ from bayescm.comparisons.superiority import (
 from bayescm.core import container as box
 from bayescm.core.validate import keyword_checked
 from bayescm.metrics.base import Metric, canonical_name
+from bayescm.models import registry
 
 __all__ = ["rank_probabilities"]
 
@@ -269,7 +270,7 @@ def rank_probabilities(
         if metric is None:
             raise TypeError("Name the metric to rank by, e.g. rank_probabilities(idata, 'acc').")
         name, da = _metric_draws(data, metric, group)
-        kind = str(data.attrs.get("model", "binary"))
+        kind = registry.kind_of(data, "rank_probabilities")
         direction = _metric_direction(kind, name, metric, direction)
     elif isinstance(data, xr.DataArray):
         da = data
@@ -282,7 +283,8 @@ def rank_probabilities(
                     "metric, to look its direction up)."
                 )
             key = metric.name if isinstance(metric, Metric) else canonical_name(str(metric))
-            direction = _metric_direction("binary", key, metric, None)
+            binary = registry.get("binary")(["positive", "negative"])
+            direction = _metric_direction(binary, key, metric, None)
     else:
         raise TypeError(
             f"rank_probabilities expects a result tree or a DataArray of draws, got "

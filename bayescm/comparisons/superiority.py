@@ -36,7 +36,9 @@ from bayescm.analyses.summary import resolve_var_names
 from bayescm.core import container as box
 from bayescm.core.streams import warn_if_shared
 from bayescm.core.validate import keyword_checked
-from bayescm.metrics.base import Metric, catalogue_for, resolve_metrics
+from bayescm.metrics.base import Metric, resolve_metrics
+from bayescm.models import registry
+from bayescm.models.base import ModelKind
 
 __all__ = ["prob_superior", "DIRECTIONS"]
 
@@ -56,7 +58,7 @@ def _check_direction(direction: Any) -> str | None:
     return str(direction)
 
 
-def _metric_direction(kind: str, name: str, metric: Any, direction: str | None) -> str:
+def _metric_direction(kind: ModelKind, name: str, metric: Any, direction: str | None) -> str:
     """'higher' or 'lower' for a metric; the user's ``direction`` wins."""
     if direction is not None:
         return direction
@@ -64,13 +66,12 @@ def _metric_direction(kind: str, name: str, metric: Any, direction: str | None) 
         higher = metric.higher_is_better
     else:
         try:
-            catalogue = catalogue_for(kind)
-            found = resolve_metrics([name], catalogue, kind)[0]
+            found = resolve_metrics([name], kind.catalogue, kind.metric_family)[0]
         except ValueError:
             found = None
         if found is None:
             raise ValueError(
-                f"{name!r} is not a built-in {kind} metric, so its direction is unknown; pass "
+                f"{name!r} is not a built-in {kind.key} metric, so its direction is unknown; pass "
                 "direction='higher' or direction='lower'."
             )
         higher = found.higher_is_better
@@ -244,7 +245,7 @@ def prob_superior(
                 "fit both with the same draws and chains so they can be paired."
             )
         warn_if_shared(a.attrs, b.attrs)
-        kind = str(a.attrs.get("model", "binary"))
+        kind = registry.kind_of(a, "prob_superior")
     else:
         if c is None:
             raise TypeError(
@@ -267,7 +268,7 @@ def prob_superior(
             picks.append(da.sel(classifier=str(label)))
         x_a = _flat_draws(_select(picks[0], coords))
         x_b = _flat_draws(_select(picks[1], coords))
-        kind = str(a.attrs.get("model", "binary"))
+        kind = registry.kind_of(a, "prob_superior")
     direction = _metric_direction(kind, name, metric, direction)
     _check_finite_draws(x_a, name)
     _check_finite_draws(x_b, name)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from bayescm.core.stats import HDI_PROB, check_prob
+from bayescm.core.stats import hdi_prob_for
 from bayescm.core.validate import (
     check_real_array,
     keyword_checked,
@@ -19,7 +19,7 @@ _NORMAL_ABOVE = 1e6
 The skewness is then below 2e-3 and the interval mass exact to about 3e-8.
 """
 @keyword_checked
-def beta_hdi(alpha: Any, beta: Any, hdi_prob: float = HDI_PROB) -> np.ndarray:
+def beta_hdi(alpha: Any, beta: Any, hdi_prob: float | None = None) -> np.ndarray:
     """Exact highest-density interval of Beta(alpha, beta) distributions, vectorised.
 
     For a unimodal Beta (``alpha, beta > 1``) the HDI ``[l, u]`` solves
@@ -33,8 +33,8 @@ def beta_hdi(alpha: Any, beta: Any, hdi_prob: float = HDI_PROB) -> np.ndarray:
     ----------
     alpha, beta : float or array
         Shape parameters (> 0), broadcast against each other.
-    hdi_prob : float, default 0.95
-        Probability mass of the interval.
+    hdi_prob : float, optional
+        Probability mass of the interval; default ``rcParams["stats.hdi_prob"]`` (0.95).
 
     Returns
     -------
@@ -49,7 +49,7 @@ def beta_hdi(alpha: Any, beta: Any, hdi_prob: float = HDI_PROB) -> np.ndarray:
     >>> [round(float(x), 3) for x in beta_hdi(27, 1)]
     [0.895, 1.0]
     """
-    prob = check_prob(hdi_prob)
+    prob = hdi_prob_for(hdi_prob)
     a, b = np.broadcast_arrays(check_real_array(alpha, "alpha"), check_real_array(beta, "beta"))
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))) or np.any(a <= 0) or np.any(
             b <= 0):

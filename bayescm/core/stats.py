@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from bayescm.core.config import rcParams
 from bayescm.core.validate import check_probability, keyword_checked
 
-__all__ = ["HDI_PROB", "hdi", "check_prob"]
+__all__ = ["HDI_PROB", "check_prob", "hdi", "hdi_prob_for"]
 
 HDI_PROB = 0.95
-"""The interval probability used everywhere unless a caller passes another (paper: 95 % HDI)."""
+"""The paper's interval probability (95 % HDI), the default of ``rcParams["stats.hdi_prob"]``.
+
+Functions take ``hdi_prob=None`` and resolve it with :func:`hdi_prob_for`, so a change of the
+setting reaches every default; this constant is the value the setting starts from.
+"""
 
 
 def check_prob(prob: float, name: str = "hdi_prob") -> float:
@@ -17,8 +24,34 @@ def check_prob(prob: float, name: str = "hdi_prob") -> float:
     return check_probability(prob, name)
 
 
+def hdi_prob_for(hdi_prob: float | None = None, idata: Any = None) -> float:
+    """The interval probability to use: the argument, else the result's, else the setting.
+
+    One rule for every function that takes ``hdi_prob=None``: an explicit argument wins; a
+    fitted result (``idata``) contributes the probability it recorded (its root attribute
+    ``hdi_prob``), so its summaries stay as they were computed; otherwise
+    ``rcParams["stats.hdi_prob"]``.
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.core.stats import hdi_prob_for
+    >>> hdi_prob_for(0.9), hdi_prob_for()
+    (0.9, 0.95)
+    >>> with bcm.rc_context(stats_hdi_prob=0.8):
+    ...     hdi_prob_for()
+    0.8
+    """
+    if hdi_prob is not None:
+        return check_prob(hdi_prob)
+    attrs = getattr(idata, "attrs", None) or {}
+    if "hdi_prob" in attrs:
+        return check_prob(attrs["hdi_prob"])
+    return float(rcParams["stats.hdi_prob"])
+
+
 @keyword_checked
-def hdi(samples: np.ndarray, prob: float = HDI_PROB, axis: int = -1) -> np.ndarray:
+def hdi(samples: np.ndarray, prob: float | None = None, axis: int = -1) -> np.ndarray:
     """Highest-density interval of draws along ``axis``, for every other index at once.
 
     The narrowest window that contains ``floor(prob * n)`` + 1 sorted draws, the same rule as
@@ -28,8 +61,8 @@ def hdi(samples: np.ndarray, prob: float = HDI_PROB, axis: int = -1) -> np.ndarr
     ----------
     samples : ndarray
         Draws; ``axis`` indexes them.
-    prob : float, default HDI_PROB
-        Probability mass of the interval, in (0, 1).
+    prob : float, optional
+        Probability mass of the interval, in (0, 1); default ``rcParams["stats.hdi_prob"]``.
     axis : int, default -1
         Axis of the draws.
 
@@ -49,7 +82,7 @@ def hdi(samples: np.ndarray, prob: float = HDI_PROB, axis: int = -1) -> np.ndarr
     >>> round(float(lo), 2), round(float(hi), 3)
     (0.89, 1.0)
     """
-    prob = check_prob(prob, "prob")
+    prob = check_prob(prob, "prob") if prob is not None else hdi_prob_for()
     x = np.moveaxis(np.asarray(samples, dtype=float), axis, -1)
     n = x.shape[-1]
     if n < 2:

@@ -1,8 +1,8 @@
 """Write the outputs of an analysis: the result tree, summary tables and figures.
 
-Used by :meth:`bayescm.io.spec.AnalysisSpec.run` and the ``bayescm`` command line. The figures are
-deliberately plain (drawn on a ``matplotlib.figure.Figure``, so no pyplot state or GUI backend
-is involved): a forest plot of the posterior HDIs and a panel of posterior histograms.
+Used by :meth:`bayescm.io.spec.AnalysisSpec.run` and the ``bayescm`` command line. The figures
+are drawn by :mod:`bayescm.plots` (one plotting system): ``"forest"`` is a grid of
+:func:`~bayescm.plots.plot_forest` panels, ``"posterior"`` is :func:`~bayescm.plots.plot_metrics`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,10 @@ import xarray as xr
 from bayescm.analyses.summary import informedness, resolve_var_names, summary
 from bayescm.core import container as box
 from bayescm.core.files import atomic_write
+from bayescm.core.stats import hdi_prob_for
 from bayescm.core.validate import keyword_checked
+from bayescm.io.spec_parse import FIGURES
+from bayescm.models import registry
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -31,9 +34,6 @@ DEFAULT_FIGURE_METRICS = {
     "multiclass": ("acc", "bacc", "kappa", "mcc"),
 }
 """Metrics drawn when neither the figure nor the fit names any."""
-
-_MAX_OVERLAY = 8
-
 
 def figure_metrics(idata: xr.DataTree, metrics: Sequence[str] | None = None) -> list[str]:
     """The posterior variables to draw: ``metrics``, else the fit's selection, else a default.
@@ -50,8 +50,8 @@ def figure_metrics(idata: xr.DataTree, metrics: Sequence[str] | None = None) -> 
         return resolve_var_names(idata, list(metrics))
     present = set(box.get_group(idata, "posterior").data_vars)
     chosen = box.read_json_attr(idata, "metrics") if "metrics" in idata.attrs else []
-    kind = str(idata.attrs.get("model", "binary"))
-    default = [m for m in DEFAULT_FIGURE_METRICS.get(kind, ()) if m in present]
+    kind = registry.kind_of(idata)
+    default = [m for m in DEFAULT_FIGURE_METRICS.get(kind.metric_family, ()) if m in present]
     if default and len(chosen) > len(default):
         return default
     return [m for m in chosen if m in present][:6] or default
@@ -60,20 +60,24 @@ def figure_metrics(idata: xr.DataTree, metrics: Sequence[str] | None = None) -> 
 @keyword_checked
 def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | None = None,
            hdi_prob: float | None = None) -> Figure:
-    """A plain figure of a result: ``"forest"`` (HDIs) or ``"posterior"`` (histograms).
+    """A figure of a result: ``"forest"`` (HDIs) or ``"posterior"`` (densities).
+
+    A thin dispatcher to :mod:`bayescm.plots`, so spec outputs, the command line and notebooks
+    draw the same pictures.
 
     Parameters
     ----------
     idata : xarray.DataTree
         A result of :func:`bayescm.fit`.
     kind : {"forest", "posterior"}
-        Forest: one panel per metric, a row per classifier or class with the posterior mean,
-        the HDI and the observed value. Posterior: one panel per metric with histograms of the
-        draws (at most 8 rows of a batch overlaid) and the observed value.
+        Forest: one :func:`~bayescm.plots.plot_forest` panel per metric, a row per classifier
+        or class (a single row for a single classifier) with the posterior mean, the HDI and
+        the observed value. Posterior: :func:`~bayescm.plots.plot_metrics`, the densities of
+        up to 8 classifiers (or classes) overlaid per panel.
     metrics : list of str, optional
         Metrics to draw (aliases accepted); default see :func:`figure_metrics`.
     hdi_prob : float, optional
-        Interval probability; default the tree's.
+        Interval probability; default the tree's, else ``rcParams["stats.hdi_prob"]``.
 
     Returns
     -------
@@ -84,84 +88,61 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
     >>> import bayescm as bcm
     >>> from bayescm.io.runner import figure
     >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2), draws=200)
-    >>> len(figure(idata, metrics=["tpr", "bm"]).axes)
-    2
+    >>> fig = figure(idata, metrics=["tpr", "bm"])
+    >>> [ax.get_title() for ax in fig.axes]
+    ['TPR', 'BM']
+    >>> import matplotlib.pyplot as plt; plt.close(fig)
     """
-    from bayescm.plots._common import percent_axis, reference_line, scale_of, unit_suffix
-    from bayescm.plots._metric import _grid
-
-    if kind not in ("forest", "posterior"):
+    if kind not in FIGURES:
         raise ValueError(f"Unknown figure {kind!r}; use 'forest' or 'posterior'.")
     names = figure_metrics(idata, metrics)
     if not names:
         raise ValueError("No metric to draw.")
-    prob = float(idata.attrs.get("hdi_prob", 0.95) if hdi_prob is None else hdi_prob)
-    tables = [summary(idata, var_names=[name], hdi_prob=prob) for name in names]
-    n_rows = max(len(t) for t in tables)
-    panel = (4.2, 0.8 + 0.28 * n_rows) if kind == "forest" else (4.2, 2.6)
-    fig, axes = _grid(len(names), None, min(len(names), 3), panel=panel)
+    prob = hdi_prob_for(hdi_prob, idata)
     post = box.get_group(idata, "posterior")
-    for ax, name, table in zip(axes, names, tables, strict=True):
-        scale = scale_of(name)
-        labels = [_row_label(name, str(v)) for v in table.index]
-        if kind == "forest":
-            order = np.argsort(table["mean"].to_numpy())  # best at the top
-            y = np.arange(len(table))
-            ax.hlines(y, table["hdi_lower"].to_numpy()[order], table["hdi_upper"].to_numpy()[order],
-                      color="C0", lw=2, gid="hdi")
-            ax.plot(table["mean"].to_numpy()[order], y, "o", color="C0", ms=4, gid="mean")
-            ax.plot(table["observed"].to_numpy()[order], y, "x", color="C3", ms=5,
-                    gid="observed")
-            ax.set_yticks(y, [labels[i] for i in order] if len(table) > 1 else [name])
-            ax.set_ylim(-0.7, len(table) - 0.3)
-        else:
-            da = post[name]
-            rest = [d for d in da.dims if d not in box.SAMPLE_DIMS]
-            flat = da.stack(row=rest) if rest else da.expand_dims(row=[0])
-            flat = flat.transpose("row", *box.SAMPLE_DIMS)
-            values = flat.values.reshape(flat.sizes["row"], -1)
-            for i in range(min(len(values), _MAX_OVERLAY)):
-                draws = values[i][np.isfinite(values[i])]
-                if draws.size:
-                    ax.hist(draws, bins=50, density=True, histtype="step", color=f"C{i % 10}",
-                            label=labels[i] if len(values) > 1 else "posterior")
-            for i, obs in enumerate(table["observed"].to_numpy()[:_MAX_OVERLAY]):
-                if np.isfinite(obs):
-                    ax.axvline(obs, color=f"C{i % 10}", ls=":", lw=1, gid="observed")
-            ax.set_yticks([])
-            if len(values) > 1:
-                ax.legend(fontsize=7, loc="best")
-        if scale.log:
-            ax.set_xscale("log")
-        percent_axis(ax.xaxis, scale)
-        reference_line(ax, scale)
-        long_name = post[name].attrs.get("long_name", name)
-        ax.set_xlabel(f"{long_name}{unit_suffix(scale)}", fontsize=8)
-        ax.set_title(name.upper() if len(name) <= 5 else name, fontsize=9)
-    _legend(fig, kind, prob)
+    if kind == "posterior":
+        return _posterior_figure(idata, names, prob)
+    from bayescm.plots import plot_forest
+    from bayescm.plots._grid import grid
+
+    rows = [int(np.prod([post[n].sizes[d] for d in post[n].dims if d not in box.SAMPLE_DIMS]))
+            for n in names]
+    fig, axes = grid(len(names), None, min(len(names), 3), panel=(4.2, 0.8 + 0.28 * max(rows)))
+    for ax, name in zip(axes, names, strict=True):
+        many = any(d in post[name].dims for d in ("classifier", "class"))
+        plot_forest(idata, name if many else [name], ax=ax, hdi_prob=prob, legend=False)
+        ax.xaxis.label.set_fontsize(8)
+        ax.title.set_fontsize(9)
+    _forest_legend(fig, prob)
     return fig
 
 
-def _legend(fig: Figure, kind: str, prob: float) -> None:
-    """One legend for the marks of every panel."""
+def _posterior_figure(idata: xr.DataTree, names: list[str], prob: float) -> Figure:
+    """plot_metrics with up to 8 classifiers (or classes) overlaid per panel."""
+    from bayescm.plots import plot_metrics
+    from bayescm.plots._metric import MAX_OVERLAY
+
+    post = box.get_group(idata, "posterior")
+    dims = {d for n in names for d in post[n].dims}
+    classifiers = ([str(v) for v in post["classifier"].values][:MAX_OVERLAY]
+                   if "classifier" in dims else None)
+    classes = None
+    if "class" in dims:
+        room = MAX_OVERLAY // len(classifiers) if classifiers else MAX_OVERLAY
+        classes = [str(v) for v in post["class"].values][:max(1, room)]
+    return plot_metrics(idata, names, hdi_prob=prob, classifier=classifiers, class_=classes,
+                        ncols=min(3, len(names)))
+
+
+def _forest_legend(fig: Figure, prob: float) -> None:
+    """One legend under the forest panels for the marks they share."""
     from matplotlib.lines import Line2D
 
-    if kind == "forest":
-        handles = [Line2D([], [], color="C0", lw=2, label=f"{100 * prob:g} % HDI"),
-                   Line2D([], [], color="C0", marker="o", ls="", label="posterior mean"),
-                   Line2D([], [], color="C3", marker="x", ls="", label="observed value")]
-    else:
-        handles = [Line2D([], [], color="C0", lw=1, label="posterior (histogram)"),
-                   Line2D([], [], color="0.3", ls=":", lw=1, label="observed value")]
+    handles = [Line2D([], [], color="C0", lw=2, label=f"{100 * prob:g} % HDI"),
+               Line2D([], [], color="C0", marker="o", ls="", label="posterior mean"),
+               Line2D([], [], color="C3", marker="x", ls="", label="observed value")]
     fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), frameon=False,
                fontsize=8)
-
-
-def _row_label(name: str, index: str) -> str:
-    """``"bm[8]"`` -> ``"8"``; ``"tpr"`` -> ``"tpr"``."""
-    if index.startswith(name + "[") and index.endswith("]"):
-        return index[len(name) + 1:-1]
-    return index
 
 
 @keyword_checked
@@ -173,7 +154,7 @@ def write_outputs(
 ) -> dict[str, Path]:
     """Write a spec's result tree, tables and figures into ``folder``.
 
-    Files: ``<name>.nc`` (:func:`bayescm.save`), ``summary.csv`` (:func:`bayescm.analyses.summary`),
+    Files: ``<name>.nc`` (:func:`bayescm.save`), ``summary.csv`` (:func:`bayescm.summary`),
     ``informedness.csv`` (binary, if requested) and ``<figure>.<format>`` per figure.
 
     Parameters
@@ -221,6 +202,16 @@ def write_outputs(
         name = f"{kind}.{spec.figure_format}"
         say(f"drawing {folder / name}")
         fig = figure(idata, kind, spec.figure_metrics or None)
-        written[kind] = atomic_write(name, lambda tmp, fig=fig: fig.savefig(
-            tmp, dpi=120, format=spec.figure_format), root=folder)
+        try:
+            written[kind] = atomic_write(name, lambda tmp, fig=fig: fig.savefig(
+                tmp, dpi=120, format=spec.figure_format), root=folder)
+        finally:
+            _close(fig)
     return written
+
+
+def _close(fig: Figure) -> None:
+    """Release a written figure (the plots draw on pyplot figures)."""
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)

@@ -10,7 +10,7 @@ one; every metric is invariant to its scale.
   ``kappa_linear``, ``kappa_quadratic`` (Cohen's weighted Kappa with weights ``|i - j|`` and
   ``(i - j)^2``) and the distance-aware errors ``mae``, ``mse``, ``rmse`` (mean absolute / squared
   / root mean squared distance between true and predicted class positions).
-* **Per class** (dim ``class``): the binary formulas of :data:`bayescm.metrics.base.BINARY_METRICS`
+* **Per class** (dim ``class``): the binary formulas of :data:`bayescm.metrics.BINARY_METRICS`
   applied to each class's one-vs-rest cells ``tp = theta[k, k]``, ``fn = row_k - tp``,
   ``fp = col_k - tp``, ``tn = total - row_k - col_k + tp``.
 * **Averages** of the per-class rates: ``<metric>_macro`` (plain mean over classes),
@@ -33,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.metrics.base import BINARY_METRICS, Metric, mark_builtin
+from bayescm.metrics.binary import BINARY_METRICS
+from bayescm.metrics.metric import Metric
 
 __all__ = [
     "AVERAGED",
@@ -271,37 +272,42 @@ _AVERAGE_TEXT = {
 
 def _overall() -> list[Metric]:
     def m(name: str, func: Callable[[Any], np.ndarray], long_name: str,
-          aliases: tuple[str, ...] = (), higher: bool | None = True, undefined: str = ""
-          ) -> Metric:
-        return Metric(name, func, long_name, aliases, higher, "multiclass", undefined)
+          aliases: tuple[str, ...] = (), higher: bool | None = True, undefined: str = "", *,
+          display: str, scale: str = "proportion") -> Metric:
+        return Metric(name, func, long_name, aliases, higher, "multiclass", undefined,
+                      display_name=display, scale=scale)
 
     return [
-        m("acc", _acc, "accuracy", ("accuracy",)),
+        m("acc", _acc, "accuracy", ("accuracy",), display="Accuracy"),
         m("err", lambda t: 1.0 - _acc(t), "error rate (1 - accuracy)",
-          ("error_rate", "misclassification_rate", "error"), False),
+          ("error_rate", "misclassification_rate", "error"), False, display="Error rate"),
         m("bacc", _bacc, f"balanced accuracy (mean recall; {_SKIP})",
-          ("balanced_accuracy", "balanced_accuracy_score"), True, "NaN when no class occurs"),
+          ("balanced_accuracy", "balanced_accuracy_score"), True, "NaN when no class occurs",
+          display="Balanced accuracy"),
         m("kappa", lambda t: weighted_kappa(t), "Cohen's kappa",
           ("cohen_kappa", "cohens_kappa", "cohen_kappa_score"), True,
-          "NaN when both raters put everything in one class"),
+          "NaN when both raters put everything in one class", display="Kappa", scale="signed"),
         m("mcc", _mcc, "Matthews correlation coefficient (Gorodkin's R_K)",
           ("matthews_corrcoef", "matthews", "r_k", "rk", "gorodkin"), True,
           "0 when all samples are in one true class or one predicted class (scikit-learn's "
-          "convention); NaN without samples"),
+          "convention); NaN without samples", display="MCC", scale="signed"),
         m("kappa_linear", lambda t: weighted_kappa(t, "linear"),
           "linearly weighted kappa (ordered classes)",
           ("linear_kappa", "weighted_kappa_linear", "cohen_kappa_linear"), True,
-          "NaN when the expected disagreement is 0"),
+          "NaN when the expected disagreement is 0", display="Linear kappa", scale="signed"),
         m("kappa_quadratic", lambda t: weighted_kappa(t, "quadratic"),
           "quadratically weighted kappa (ordered classes)",
           ("quadratic_kappa", "weighted_kappa_quadratic", "cohen_kappa_quadratic", "qwk"), True,
-          "NaN when the expected disagreement is 0"),
+          "NaN when the expected disagreement is 0", display="Quadratic kappa",
+          scale="signed"),
         m("mae", _mean_distance(1), "mean absolute class distance |true - predicted| "
-          "(ordered classes)", ("mean_absolute_error",), False),
+          "(ordered classes)", ("mean_absolute_error",), False, display="MAE",
+          scale="nonnegative"),
         m("mse", _mean_distance(2), "mean squared class distance (ordered classes)",
-          ("mean_squared_error",), False),
+          ("mean_squared_error",), False, display="MSE", scale="nonnegative"),
         m("rmse", _mean_distance(2, root=True), "root mean squared class distance "
-          "(ordered classes)", ("root_mean_squared_error",), False),
+          "(ordered classes)", ("root_mean_squared_error",), False, display="RMSE",
+          scale="nonnegative"),
     ]
 
 
@@ -315,7 +321,8 @@ def _catalogue() -> dict[str, Metric]:
         elif name == "bias":
             func, long_name = _share("pred"), "bias (share of each predicted class)"
         out[name] = Metric(name, func, long_name, b.aliases, b.higher_is_better, "per_class",
-                           b.undefined)
+                           b.undefined, display_name=b.display_name, scale=b.scale,
+                           support=b.support, reference=b.reference)
     makers = {"macro": _macro, "weighted": _weighted, "micro": _micro}
     for name in AVERAGED:
         b = BINARY_METRICS[name]
@@ -326,11 +333,11 @@ def _catalogue() -> dict[str, Metric]:
                          "NaN when the pooled cells are 0/0")
             out[f"{name}_{avg}"] = Metric(
                 f"{name}_{avg}", maker(name), f"{b.long_name}, {_AVERAGE_TEXT[avg]}", aliases,
-                b.higher_is_better, "multiclass", undefined)
+                b.higher_is_better, "multiclass", undefined,
+                display_name=f"{b.display_name} ({avg})", scale=b.scale, support=b.support,
+                reference=b.reference)
     return out
 
 
 MULTICLASS_METRICS: dict[str, Metric] = _catalogue()
 """The built-in multiclass metrics, by short name (ordered-only ones included)."""
-
-mark_builtin(MULTICLASS_METRICS, "multiclass")

@@ -1,15 +1,19 @@
 """Plots of bayescm results (matplotlib): metric posteriors, forests, leaderboards, planning.
 
 Every function draws on ``ax=`` (or ``axes=`` for grids) when given, else on a new figure, and
-returns the Axes (or the Figure of a grid). Proportions are shown in per cent, widths of
-intervals (MU) in percentage points; likelihood and odds ratios on a log axis.
+returns the Axes (or the Figure of a grid). Titles use each metric's display name and axes its
+long name; supports, reference lines and log axes come from the metric catalogue
+(:func:`bayescm.metrics.metric_info`). Proportions are shown in per cent and widths of intervals
+(MU) in percentage points, or as plain proportions with ``rcParams["plot.units"] =
+"proportion"``; likelihood and odds ratios on a log axis. Interval probabilities default to the
+result's ``hdi_prob``, else ``rcParams["stats.hdi_prob"]``.
 
 ========================  ===================================================  ============
 function                  draws                                                paper
 ========================  ===================================================  ============
 plot_metric               one metric: density, HDI, MU, observed value         Fig. 2, 4
 plot_metrics              a grid of metrics                                    Fig. 3
-plot_forest               one metric across a batch, with r_deceptive          Fig. 3C
+plot_forest               HDIs of a batch, of classes, or of several metrics   Fig. 3C
 plot_rank_probabilities   P(rank) heatmap with expected prizes                 Fig. 5
 plot_sample_size          MU against N with the 2 / sqrt(N) rule               Fig. 6
 plot_priors               priors implied on the metrics                        Fig. S1, S2
@@ -18,10 +22,13 @@ plot_paired               difference of two classifiers with its ROPE
 ========================  ===================================================  ============
 """
 
-from bayescm.plots._batch import plot_forest, plot_paired, plot_rank_probabilities
+from bayescm.plots._batch import plot_paired, plot_rank_probabilities
+from bayescm.plots._forest import plot_forest
+from bayescm.plots._grid import plot_metrics
 from bayescm.plots._matrix import plot_theta
-from bayescm.plots._metric import plot_metric, plot_metrics, plot_priors
+from bayescm.plots._metric import plot_metric
 from bayescm.plots._planning import plot_sample_size
+from bayescm.plots._priors import plot_priors
 
 __all__ = [
     "plot_forest",

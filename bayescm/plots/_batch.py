@@ -1,4 +1,4 @@
-"""Plots across classifiers: forest (Fig. 3C), rank probabilities (Fig. 5), paired difference."""
+"""Plots across classifiers: rank probabilities (Fig. 5) and a paired difference."""
 
 from __future__ import annotations
 
@@ -12,116 +12,19 @@ from bayescm.core import container as box
 from bayescm.core.stats import hdi
 from bayescm.core.validate import keyword_checked
 from bayescm.plots._common import (
-    CHANCE_CORRECTED,
     bounded_kde,
     draws_of,
     format_value,
     format_width,
     hdi_prob_of,
+    info_of,
     label_of,
     new_axes,
     percent_axis,
-    reference_line,
-    scale_of,
     unit_suffix,
 )
 
-__all__ = ["plot_forest", "plot_paired", "plot_rank_probabilities"]
-
-
-@keyword_checked
-def plot_forest(
-    idata: xr.DataTree,
-    var: str = "bm",
-    ax: Any = None,
-    hdi_prob: float | None = None,
-    sort: bool = True,
-    annotate_deceptive: bool | None = None,
-    class_: Any = None,
-) -> Any:
-    """One metric across a batch of classifiers: HDI bars, posterior means, observed values.
-
-    For chance-corrected metrics (BM, MK, MCC, Kappa) each row is annotated with the chance
-    that the classifier is deceptive, ``r_deceptive = P(metric < 0)`` (paper Fig. 3C).
-
-    Parameters
-    ----------
-    idata : xarray.DataTree
-        A batch fit (``classifier`` dim).
-    var : str, default "bm"
-        Metric (aliases accepted).
-    ax : matplotlib.axes.Axes, optional
-        Axes to draw on; default a new figure sized to the batch.
-    hdi_prob : float, optional
-        HDI probability; default the tree's (0.95).
-    sort : bool, default True
-        Order rows by posterior mean (best at the top); else the batch order, top down.
-    annotate_deceptive : bool, optional
-        Write r_deceptive beside each row; default for chance-corrected metrics.
-    class_ : hashable, optional
-        Class of a per-class multiclass metric.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-
-    Examples
-    --------
-    >>> import bayescm as bcm
-    >>> from bayescm.io.datasets import literature_matrices
-    >>> from bayescm.plots import plot_forest
-    >>> idata = bcm.fit(literature_matrices(), metrics=["bm"], draws=500, random_seed=0)
-    >>> ax = plot_forest(idata, "bm")
-    >>> len(ax.get_yticklabels())
-    24
-    >>> import matplotlib.pyplot as plt; plt.close("all")
-    """
-    name, da = draws_of(idata, var, "posterior", class_=class_, keep=("classifier",))
-    if "classifier" not in da.dims:
-        raise ValueError(f"A forest needs a batch fit with a 'classifier' dim; {name!r} has "
-                         f"dims {list(da.dims)}. Fit a mapping: bcm.fit({{'a': cm_a, ...}}).")
-    scale = scale_of(name)
-    prob = hdi_prob_of(idata, hdi_prob)
-    names = [str(v) for v in da["classifier"].values]
-    draws = np.asarray(da.transpose("classifier", ...).values, dtype=float).reshape(len(names), -1)
-    mean = draws.mean(axis=1)
-    bounds = hdi(draws, prob)
-    observed = None
-    if box.has_group(idata, "observed_metrics") and name in box.get_group(idata,
-                                                                         "observed_metrics"):
-        obs = box.get_group(idata, "observed_metrics")[name]
-        if class_ is not None and "class" in obs.dims:
-            obs = obs.sel({"class": str(class_)})
-        observed = np.asarray(obs.transpose("classifier", ...).values, dtype=float).reshape(-1)
-    order = np.argsort(mean) if sort else np.arange(len(names))[::-1]
-    y = np.arange(len(names))
-    ax = new_axes(ax, figsize=(6.5, 1.2 + 0.28 * len(names)))
-    ax.hlines(y, bounds[order, 0], bounds[order, 1], color="C0", lw=2.5, gid="hdi",
-              label=f"{100 * prob:g} % HDI")
-    ax.plot(mean[order], y, "o", color="C0", ms=4, label="posterior mean", gid="mean")
-    if observed is not None:
-        ax.plot(observed[order], y, "x", color="C3", ms=6, label="observed", gid="observed")
-    ax.set_yticks(y, [names[i] for i in order])
-    ax.set_ylim(-0.7, len(names) - 0.3)
-    if scale.log:
-        ax.set_xscale("log")
-    percent_axis(ax.xaxis, scale)
-    reference_line(ax, scale)
-    ax.set_xlabel(label_of(da, name) + unit_suffix(scale))
-    ax.set_ylabel("classifier")
-    annotate = name in CHANCE_CORRECTED if annotate_deceptive is None else annotate_deceptive
-    if annotate:
-        deceptive = (draws < 0).mean(axis=1)
-        for row, i in enumerate(order):
-            ax.annotate(f"{100 * deceptive[i]:.0f} %" if deceptive[i] >= 0.005 else "<1 %",
-                        xy=(1.01, row), xycoords=("axes fraction", "data"), va="center",
-                        fontsize=8, gid=f"r_deceptive:{names[i]}")
-        ax.annotate("r_deceptive", xy=(1.01, 1.0), xycoords="axes fraction", va="bottom",
-                    fontsize=8, fontweight="bold")
-    ax.set_title(f"{name.upper() if len(name) <= 5 else name} of {len(names)} classifiers")
-    ax.legend(fontsize=8, frameon=False, loc="lower right")
-    ax.spines[["top", "right"]].set_visible(False)
-    return ax
+__all__ = ["plot_paired", "plot_rank_probabilities"]
 
 
 def _rank_table(ranks: Any, top: int | None) -> tuple[list[str], np.ndarray, np.ndarray | None]:
@@ -230,7 +133,7 @@ def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Any = None,
     rope : float, optional
         Half-width of the ROPE; default the one of the comparison.
     hdi_prob : float, optional
-        HDI probability; default the result's (0.95).
+        HDI probability; default the result's, else ``rcParams["stats.hdi_prob"]``.
 
     Returns
     -------
@@ -243,7 +146,7 @@ def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Any = None,
     >>> res = bcm.compare_paired_counts(700, 60, 20, 220, rope=0.01, random_seed=0)
     >>> ax = plot_paired(res, "acc")
     >>> ax.get_title()
-    'acc: A - B'
+    'Accuracy: A - B'
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     box.check_tree(result)
@@ -255,7 +158,7 @@ def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Any = None,
     name, da = draws_of(result, var, "posterior")
     x = np.asarray(da.values, dtype=float).reshape(-1)
     x = x[np.isfinite(x)]
-    scale = scale_of(name)
+    info = info_of(result, name, da)
     prob = hdi_prob_of(result, hdi_prob)
     comp = box.get_group(result, "comparison") if box.has_group(result, "comparison") else None
     if rope is None:
@@ -266,28 +169,28 @@ def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Any = None,
     higher_better = comp is None or float(comp["higher_is_better"].sel(metric=metric)) != 0.0
     sign = 1.0 if higher_better else -1.0
     ax = new_axes(ax)
-    grid, dens = bounded_kde(x, scale.lower, scale.upper)
+    grid, dens = bounded_kde(x, info.lower, info.upper)
     ax.plot(grid, dens, color="C0", lw=2, gid="posterior")
     lo, hi = hdi(x, prob)
     inside = (grid >= lo) & (grid <= hi)
     ax.fill_between(grid[inside], 0, dens[inside], color="C0", alpha=0.3, lw=0, gid="hdi",
-                    label=f"{100 * prob:g} % HDI [{format_value(lo, scale)}, "
-                          f"{format_value(hi, scale)}]")
+                    label=f"{100 * prob:g} % HDI [{format_value(lo, info)}, "
+                          f"{format_value(hi, info)}]")
     if rope > 0:
         ax.axvspan(-rope, rope, color="0.5", alpha=0.2, gid="rope",
-                   label=f"ROPE ±{format_width(rope, scale)}")
+                   label=f"ROPE ±{format_width(rope, info)}")
     ax.axvline(0.0, color="0.3", lw=1, ls=":")
     p_a = float(np.mean(sign * x > rope))
     p_b = float(np.mean(sign * x < -rope))
     text = (f"P(A better) = {p_a:.1%}\nP(within ROPE) = {1 - p_a - p_b:.1%}\n"
             f"P(B better) = {p_b:.1%}")
     ax.text(0.02, 0.97, text, transform=ax.transAxes, va="top", fontsize=8, gid="probabilities")
-    percent_axis(ax.xaxis, scale, points=True)
-    ax.set_xlabel(f"{label_of(da, name)}" + unit_suffix(scale, points=True))
+    percent_axis(ax.xaxis, info, points=True)
+    ax.set_xlabel(f"{label_of(da, name)}" + unit_suffix(info, points=True))
     ax.set_ylabel("density")
     ax.set_yticks([])
     ax.set_ylim(bottom=0)
-    ax.set_title(f"{metric}: A - B")
+    ax.set_title(f"{info_of(result, metric).display_name}: A - B")
     ax.legend(fontsize=8, frameon=False, loc="upper right")
     ax.spines[["top", "right", "left"]].set_visible(False)
     return ax

@@ -1,9 +1,14 @@
-"""Shared helpers of the plots: metric scales, draw selection, a bounded KDE, formatting."""
+"""Shared helpers of the plots: metric metadata, draw selection, a bounded KDE, formatting.
+
+What a metric looks like (its display name, support, reference line, log axis) comes from the
+metric catalogue (:func:`bayescm.metrics.metric_info`); whether proportions are shown in per
+cent or as plain proportions from ``rcParams["plot.units"]``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -12,70 +17,58 @@ from matplotlib import ticker
 
 from bayescm.analyses.summary import resolve_var_names
 from bayescm.core import container as box
-from bayescm.core.stats import HDI_PROB, check_prob, hdi
+from bayescm.core.config import rcParams
+from bayescm.core.stats import hdi, hdi_prob_for
+from bayescm.metrics import SCALES, MetricInfo, metric_info
 
 __all__ = [
-    "Scale", "bounded_kde", "display_name", "draws_of", "format_value", "hdi_prob_of",
-    "reference_line",
-    "scale_of", "select",
+    "bounded_kde", "display_name", "draws_of", "format_value", "hdi_prob_of", "info_of",
+    "percent", "reference_line", "select",
 ]
 
-_PROPORTIONS = frozenset({
-    "prevalence", "bias", "tpr", "tnr", "ppv", "npv", "fnr", "fpr", "fdr", "for", "acc", "err",
-    "bacc", "f1", "f05", "f2", "jaccard", "fm", "pt", "gmean", "theta", "rates", "cells",
-})
-_SIGNED = frozenset({"mcc", "bm", "mk", "kappa", "kappa_linear", "kappa_quadratic"})
-_RATIOS = frozenset({"lr_plus", "lr_minus", "dor"})
-_NON_NEGATIVE = frozenset({"mae", "mse", "rmse"})
-_AVERAGES = ("_macro", "_micro", "_weighted")
-CHANCE_CORRECTED = _SIGNED
-"""Metrics whose negative values mean 'worse than chance' (r_deceptive = P(metric < 0))."""
+
+def family_of(tree: Any) -> str | None:
+    """The metric family of a result (``"binary"``, ``"multiclass"``), None if unknown."""
+    attrs = getattr(tree, "attrs", None) or {}
+    try:
+        from bayescm.models import registry
+
+        return str(registry.kind_of(tree).metric_family)
+    except Exception:  # a tree of an older or foreign layout: look the name up everywhere
+        family = attrs.get("family", attrs.get("model"))
+        return str(family) if family is not None else None
 
 
-@dataclass(frozen=True)
-class Scale:
-    """How a metric is drawn: its support, whether it is shown in %, and a log axis."""
+def info_of(tree: Any, name: str, da: xr.DataArray | None = None) -> MetricInfo:
+    """How to show the variable ``name`` of ``tree``: the catalogue's metadata.
 
-    kind: str  # "proportion", "signed", "ratio", "non_negative" or "raw"
-    lower: float
-    upper: float
-
-    @property
-    def percent(self) -> bool:
-        """Whether values are proportions shown as percentages (widths in pp)."""
-        return self.kind in {"proportion", "signed"}
-
-    @property
-    def log(self) -> bool:
-        """Whether the axis is logarithmic (likelihood and odds ratios)."""
-        return self.kind == "ratio"
+    A variable that carries ``display_name`` or ``scale`` attributes (a custom metric whose
+    fit recorded them) overrides the catalogue.
+    """
+    info = metric_info(name, family_of(tree))
+    attrs = {} if da is None else da.attrs
+    scale = str(attrs.get("scale", info.scale))
+    if scale != info.scale and scale in SCALES:
+        support, reference = SCALES[scale]
+        info = replace(info, scale=scale, support=support, reference=reference)
+    if "display_name" in attrs:
+        info = replace(info, display_name=str(attrs["display_name"]))
+    return info
 
 
-def scale_of(name: str) -> Scale:
-    """The scale of a metric by its short name (custom metrics: unbounded, raw units)."""
-    base = name
-    for suffix in (*_AVERAGES, "_diff"):
-        if base.endswith(suffix):
-            base = base[: -len(suffix)]
-    diff = name.endswith("_diff")
-    if base in _PROPORTIONS:
-        return Scale("proportion", -1.0 if diff else 0.0, 1.0)
-    if base in _SIGNED:
-        return Scale("signed", -2.0 if diff else -1.0, 2.0 if diff else 1.0)
-    if base in _RATIOS and not diff:
-        return Scale("ratio", 0.0, np.inf)
-    if base in _NON_NEGATIVE and not diff:
-        return Scale("non_negative", 0.0, np.inf)
-    return Scale("raw", -np.inf, np.inf)
+def percent(info: MetricInfo) -> bool:
+    """Whether values are drawn in per cent (proportions, with ``plot.units = "percent"``)."""
+    return info.proportional and rcParams["plot.units"] == "percent"
+
+
+def display_name(name: str, tree: Any = None) -> str:
+    """A short name for titles: ``'TPR'``, ``'LR+'``, ``'F1 (macro)'``."""
+    return info_of(tree, name).display_name
 
 
 def hdi_prob_of(tree: xr.DataTree | None, hdi_prob: float | None) -> float:
-    """The HDI probability: the argument, else the tree's attribute, else ``HDI_PROB``."""
-    if hdi_prob is not None:
-        return check_prob(hdi_prob)
-    if tree is not None and "hdi_prob" in tree.attrs:
-        return check_prob(tree.attrs["hdi_prob"])
-    return HDI_PROB
+    """The HDI probability: the argument, else the tree's, else ``rcParams["stats.hdi_prob"]``."""
+    return hdi_prob_for(hdi_prob, tree)
 
 
 def _pick(da: xr.DataArray, dim: str, value: Hashable | None, arg: str, name: str
@@ -101,7 +94,8 @@ def select(da: xr.DataArray, name: str, classifier: Hashable | None = None,
     """Select one classifier and one class of ``da``; every other non-sample dim is an error."""
     if "classifier" not in keep:
         da = _pick(da, "classifier", classifier, "classifier", name)
-    da = _pick(da, "class", class_, "class_", name)
+    if "class" not in keep:
+        da = _pick(da, "class", class_, "class_", name)
     extra = [d for d in da.dims if d not in box.SAMPLE_DIMS and d not in keep]
     if extra:
         hint = " (plot it with plot_theta)" if {"true_class", "pred_class"} & set(extra) else ""
@@ -185,33 +179,33 @@ def interval(x: np.ndarray, prob: float) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def format_value(value: float, scale: Scale, digits: int = 1) -> str:
+def format_value(value: float, info: MetricInfo, digits: int = 1) -> str:
     """A metric value for annotations: ``'89.4 %'`` for proportions, ``'3.21'`` otherwise."""
     if np.isnan(value):
         return "undefined"
     if np.isinf(value):
         return "∞" if value > 0 else "-∞"
-    if scale.percent:
+    if percent(info):
         return f"{100 * value:.{digits}f} %"
     return f"{value:.3g}"
 
 
-def format_width(value: float, scale: Scale) -> str:
-    """An interval width: ``'11 pp'`` (percentage points) for proportions."""
+def format_width(value: float, info: MetricInfo) -> str:
+    """An interval width: ``'11 pp'`` (percentage points) for proportions shown in per cent."""
     if not np.isfinite(value):
         return "∞"
-    if scale.percent:
+    if percent(info):
         pp = 100 * value
         return f"{pp:.0f} pp" if pp >= 10 else f"{pp:.1f} pp" if pp >= 0.1 else f"{pp:.2g} pp"
-    return f"{value:.3g}"
+    return f"{value:.2g}"
 
 
-def percent_axis(axis: Any, scale: Scale, points: bool = False) -> None:
+def percent_axis(axis: Any, info: MetricInfo, points: bool = False) -> None:
     """Format an axis of proportions as percentages (or percentage points for differences)."""
-    if scale.log:
+    if info.log:
         axis.set_major_formatter(ticker.LogFormatterSciNotation())
         return
-    if scale.percent:
+    if percent(info):
         if points:
             axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{100 * v:+.0f}"
                                                           if v else "0"))
@@ -219,44 +213,37 @@ def percent_axis(axis: Any, scale: Scale, points: bool = False) -> None:
             axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{100 * v:.6g}%"))
 
 
-def reference_line(ax: Any, scale: Scale, vertical: bool = True) -> None:
-    """The line where a metric's sign or ratio changes meaning: 0 (signed), 1 (ratios).
+def reference_line(ax: Any, info: MetricInfo, vertical: bool = True) -> None:
+    """The metric's reference line: 0 (chance-corrected metrics, differences), 1 (ratios).
 
     The axis is widened to show it (whether a classifier is better than chance is the first
     question for BM, MCC or a difference); marked ``gid="reference"``.
     """
-    if scale.kind == "signed" or (scale.kind == "proportion" and scale.lower < 0):
-        at = 0.0
-    elif scale.kind == "ratio":
-        at = 1.0
-    else:
+    at = info.reference
+    if at is None:
         return
     lo, hi = ax.get_xlim() if vertical else ax.get_ylim()
     if not lo <= at <= hi:
-        pad = 0.03 * (hi - lo) if not scale.log else 0.0
-        new = (min(lo, at - pad), max(hi, at + pad)) if not scale.log else (
+        pad = 0.03 * (hi - lo) if not info.log else 0.0
+        new = (min(lo, at - pad), max(hi, at + pad)) if not info.log else (
             min(lo, at / 1.5), max(hi, at * 1.5))
         (ax.set_xlim if vertical else ax.set_ylim)(*new)
     (ax.axvline if vertical else ax.axhline)(at, color="0.35", lw=0.9, ls=":", gid="reference",
                                              zorder=0)
 
 
-def unit_suffix(scale: Scale, points: bool = False) -> str:
-    """The unit in an axis label: ``' (%)'``, ``' (percentage points, %)'`` or ``''``."""
-    if scale.percent:
+def unit_suffix(info: MetricInfo, points: bool = False) -> str:
+    """The unit in an axis label: ``' (%)'``, ``' (percentage points)'``, ``' (log scale)'``."""
+    if percent(info):
         return " (percentage points)" if points else " (%)"
-    if scale.log:
+    if info.log:
         return " (log scale)"
     return ""
 
 
-_DISPLAY = {"lr_plus": "LR+", "lr_minus": "LR−", "f05": "F0.5", "gmean": "G-mean",
-            "jaccard": "Jaccard", "prevalence": "prevalence", "theta": "θ"}
-
-
-def display_name(name: str) -> str:
-    """A short name for titles: ``'TPR'``, ``'LR+'``, ``'F1_MACRO'``."""
-    return _DISPLAY.get(name, name.upper() if len(name) <= 5 or "_" in name else name)
+def chance_corrected(info: MetricInfo) -> bool:
+    """Negative values mean 'worse than chance' (r_deceptive = P(metric < 0))."""
+    return info.scale == "signed" and info.reference == 0.0 and not info.name.endswith("_diff")
 
 
 def label_of(da: xr.DataArray, name: str) -> str:

@@ -2,35 +2,37 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+import itertools
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
 import xarray as xr
 
-from bayescm.analyses.summary import resolve_var_names
 from bayescm.core import container as box
 from bayescm.core.validate import keyword_checked
+from bayescm.metrics import MetricInfo
 from bayescm.plots._common import (
-    Scale,
     bounded_kde,
-    display_name,
     draws_of,
     flat,
     format_value,
     format_width,
     hdi_prob_of,
+    info_of,
     interval,
     label_of,
     new_axes,
     percent_axis,
     reference_line,
-    scale_of,
     select,
     unit_suffix,
 )
 
-__all__ = ["plot_metric", "plot_metrics", "plot_priors"]
+__all__ = ["plot_metric"]
+
+MAX_OVERLAY = 8
+"""Most classifiers or classes one panel overlays."""
 
 POSTERIOR_COLOR = "C0"
 PREDICTIVE_COLOR = "C1"
@@ -38,36 +40,36 @@ PRIOR_COLOR = "0.45"
 OBSERVED_COLOR = "C3"
 
 
-def _density(x: np.ndarray, scale: Scale) -> tuple[np.ndarray, np.ndarray]:
+def density(x: np.ndarray, info: MetricInfo) -> tuple[np.ndarray, np.ndarray]:
     """Density on the metric's support; ratios are smoothed in log10 space (per log10 unit)."""
-    if scale.log:
+    if info.log:
         x = x[x > 0]
         grid, dens = bounded_kde(np.log10(x))
         return 10.0**grid, dens
-    return bounded_kde(x, scale.lower, scale.upper)
+    return bounded_kde(x, info.lower, info.upper)
 
 
-def _fill_hdi(ax: Any, grid: np.ndarray, dens: np.ndarray, lo: float, hi: float, scale: Scale,
-              color: str, label: str) -> Any:
+def _fill_hdi(ax: Any, grid: np.ndarray, dens: np.ndarray, lo: float, hi: float,
+              info: MetricInfo, color: str, label: str) -> Any:
     """Shade the density between the HDI bounds, with vertices exactly at the bounds."""
-    t = np.log10 if scale.log else (lambda v: v)
+    t = np.log10 if info.log else (lambda v: v)
     g = t(grid)
     inside = (g > t(lo)) & (g < t(hi))
     xs = np.concatenate([[t(lo)], g[inside], [t(hi)]])
     ys = np.interp(xs, g, dens)
-    if scale.log:
+    if info.log:
         xs = 10.0**xs
         xs[0], xs[-1] = lo, hi
     return ax.fill_between(xs, 0.0, ys, color=color, alpha=0.3, linewidth=0, label=label,
                            gid="hdi")
 
 
-def _mu_bracket(ax: Any, lo: float, hi: float, scale: Scale, prob: float) -> None:
+def _mu_bracket(ax: Any, lo: float, hi: float, info: MetricInfo) -> None:
     """A double arrow under the HDI with 'MU = 11 pp' (the paper's Fig. 2B bottom)."""
-    mid = np.sqrt(lo * hi) if scale.log and lo > 0 else 0.5 * (lo + hi)
+    mid = np.sqrt(lo * hi) if info.log and lo > 0 else 0.5 * (lo + hi)
     ax.annotate("", xy=(lo, 0.04), xytext=(hi, 0.04), xycoords=("data", "axes fraction"),
                 arrowprops={"arrowstyle": "<->", "color": "0.2", "shrinkA": 0, "shrinkB": 0})
-    ax.annotate(f"MU = {format_width(hi - lo, scale)}", xy=(mid, 0.06),
+    ax.annotate(f"MU = {format_width(hi - lo, info)}", xy=(mid, 0.06),
                 xycoords=("data", "axes fraction"), ha="center", va="bottom", fontsize=9,
                 gid="mu", bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
                                 "alpha": 0.8})
@@ -101,30 +103,41 @@ def _predictive(idata: xr.DataTree, name: str, classifier: Hashable | None,
     return values[np.isfinite(values)], int((~np.isfinite(values)).sum()), n
 
 
-def _finish_axis(ax: Any, scale: Scale, xlabel: str, lims: list[tuple[float, float]]) -> None:
+def finish_axis(ax: Any, info: MetricInfo, xlabel: str, lims: list[tuple[float, float]]
+                ) -> None:
+    """Limits within the support, units, the reference line and labels of a density panel."""
     lo = min(v[0] for v in lims)
     hi = max(v[1] for v in lims)
-    if scale.log:
+    if info.log:
         ax.set_xscale("log")
     else:
         pad = 0.02 * (hi - lo) if hi > lo else 0.01
-        ax.set_xlim(max(scale.lower, lo - pad), min(scale.upper, hi + pad))
-    percent_axis(ax.xaxis, scale)
-    reference_line(ax, scale)
+        ax.set_xlim(max(info.lower, lo - pad), min(info.upper, hi + pad))
+    percent_axis(ax.xaxis, info)
+    reference_line(ax, info)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("density" + (" (per log10 unit)" if scale.log else ""))
+    ax.set_ylabel("density" + (" (per log10 unit)" if info.log else ""))
     ax.set_yticks([])
     ax.set_ylim(bottom=0)
     ax.spines[["top", "right", "left"]].set_visible(False)
 
 
-def _title(name: str, classifier: Hashable | None, class_: Hashable | None) -> str:
-    parts = [display_name(name)]
-    if classifier is not None:
-        parts.append(f"classifier {classifier}")
-    if class_ is not None:
-        parts.append(f"class {class_}")
+def title_of(info: MetricInfo, classifier: Any, class_: Any) -> str:
+    """``'TPR, class 1'``; ``'TPR by class'`` when several classes are overlaid."""
+    parts, by = [info.display_name], []
+    for label, value in (("classifier", classifier), ("class", class_)):
+        if _several(value):
+            by.append(label)
+        elif value is not None:
+            parts.append(f"{label} {value}")
+    if by:
+        parts[0] += " by " + " and ".join(by)
     return ", ".join(parts)
+
+
+def _several(value: Any) -> bool:
+    """A list of classifiers or classes (to overlay) rather than one."""
+    return isinstance(value, (list, tuple, np.ndarray))
 
 
 @keyword_checked
@@ -135,8 +148,8 @@ def plot_metric(
     hdi_prob: float | None = None,
     predictive: bool = False,
     prior: bool = False,
-    classifier: Hashable | None = None,
-    class_: Hashable | None = None,
+    classifier: Hashable | Sequence[Hashable] | None = None,
+    class_: Hashable | Sequence[Hashable] | None = None,
     *,
     legend: bool = True,
     title: str | None = None,
@@ -149,6 +162,9 @@ def plot_metric(
     proportions) and draws the observed point estimate (``observed_metrics``) as a vertical
     line, as in the paper's Fig. 4. Optionally overlays the posterior predictive distribution
     of the metric on synthetic confusion matrices (Caelen's approach, Fig. 2) and the prior.
+    Given a list of classifiers or classes (or both: every combination), it overlays their
+    densities instead, each with its HDI as a bar under the curves and its observed value as
+    a dotted line.
 
     Parameters
     ----------
@@ -159,20 +175,23 @@ def plot_metric(
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure.
     hdi_prob : float, optional
-        Probability of the HDI; default the tree's ``hdi_prob`` attribute (0.95).
+        Probability of the HDI; default the tree's ``hdi_prob`` attribute, else
+        ``rcParams["stats.hdi_prob"]``.
     predictive : bool, default False
         Overlay the histogram of the metric in the ``posterior_predictive`` group (error if the
         group is missing: call ``bcm.posterior_predictive`` first).
     prior : bool, default False
         Overlay the prior density of the metric (dashed).
-    classifier : hashable, optional
-        Classifier of a batch fit (required when the metric has a ``classifier`` dim).
-    class_ : hashable, optional
-        Class of a per-class multiclass metric (required when it has a ``class`` dim).
+    classifier : hashable or list of hashable, optional
+        Classifier of a batch fit (required when the metric has a ``classifier`` dim); a list
+        overlays those classifiers (at most 8).
+    class_ : hashable or list of hashable, optional
+        Class of a per-class multiclass metric (required when it has a ``class`` dim); a list
+        overlays those classes.
     legend : bool, default True
         Draw the legend (HDI bounds and the observed value).
     title : str, optional
-        Axes title; default the metric name (and the classifier or class).
+        Axes title; default the metric's display name (and the classifier or class).
 
     Returns
     -------
@@ -184,12 +203,12 @@ def plot_metric(
         Unknown metric, unknown classifier or class, missing group.
     ValueError
         A ``classifier`` or ``class`` dim without a selection; ``predictive=True`` without a
-        ``posterior_predictive`` group.
+        ``posterior_predictive`` group or with an overlay.
 
     See Also
     --------
     plot_metrics : a grid of metrics.
-    bayescm.analyses.summary : the same numbers as a table.
+    bayescm.summary : the same numbers as a table.
 
     Examples
     --------
@@ -202,10 +221,21 @@ def plot_metric(
     >>> ax = plot_metric(idata, "tpr", prior=True)
     >>> ax.get_xlabel()
     'true positive rate (sensitivity) (%)'
+
+    Several classes of a multiclass fit in one panel:
+
+    >>> multi = bcm.fit(bcm.ConfusionMatrix([[9, 1, 0], [2, 7, 1], [0, 1, 5]]), random_seed=0)
+    >>> plot_metric(multi, "recall", class_=["0", "1", "2"]).get_title()
+    'TPR by class'
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
+    if _several(classifier) or _several(class_):
+        if predictive:
+            raise ValueError("predictive=True draws one classifier and class; pass one value "
+                             "of classifier= and class_=, not a list.")
+        return _overlay(idata, var, ax, hdi_prob, prior, classifier, class_, legend, title)
     name, da = draws_of(idata, var, "posterior", classifier, class_)
-    scale = scale_of(name)
+    info = info_of(idata, name, da)
     prob = hdi_prob_of(idata, hdi_prob)
     x = flat(da)
     if x.size < 2:
@@ -225,7 +255,7 @@ def plot_metric(
                     gid="predictive")
             lims.append((float(bins[0]), float(bins[-1])))
 
-    grid, dens = _density(x, scale)
+    grid, dens = density(x, info)
     ax.plot(grid, dens, color=POSTERIOR_COLOR, lw=2, label="posterior", gid="posterior")
     lims.append((float(grid[0]), float(grid[-1])))
 
@@ -233,19 +263,19 @@ def plot_metric(
         _, pda = draws_of(idata, name, "prior", classifier, class_)
         px = flat(pda)
         if px.size >= 2:
-            pgrid, pdens = _density(px, scale)
+            pgrid, pdens = density(px, info)
             ax.plot(pgrid, pdens, color=PRIOR_COLOR, lw=1.5, ls="--", label="prior", gid="prior")
 
     all_draws = np.asarray(da.values, dtype=float).reshape(-1)
     lo, hi = interval(all_draws, prob)
     if np.isfinite(lo) and np.isfinite(hi):
-        label = f"{100 * prob:g} % HDI [{format_value(lo, scale)}, {format_value(hi, scale)}]"
-        _fill_hdi(ax, grid, dens, lo, hi, scale, POSTERIOR_COLOR, label)
-        _mu_bracket(ax, lo, hi, scale, prob)
+        label = f"{100 * prob:g} % HDI [{format_value(lo, info)}, {format_value(hi, info)}]"
+        _fill_hdi(ax, grid, dens, lo, hi, info, POSTERIOR_COLOR, label)
+        _mu_bracket(ax, lo, hi, info)
 
     observed = _observed(idata, name, classifier, class_)
     if observed is not None:
-        text = format_value(observed, scale)
+        text = format_value(observed, info)
         if np.isfinite(observed):
             ax.axvline(observed, color=OBSERVED_COLOR, lw=1.5, label=f"observed: {text}",
                        gid="observed")
@@ -253,250 +283,65 @@ def plot_metric(
             note = "undefined (0/0)" if np.isnan(observed) else "unbounded (∞)"
             ax.plot([], [], " ", label=f"observed: {note}")
 
-    _finish_axis(ax, scale, label_of(da, name) + unit_suffix(scale), lims)
-    ax.set_title(_title(name, classifier, class_) if title is None else title)
+    finish_axis(ax, info, label_of(da, name) + unit_suffix(info), lims)
+    ax.set_title(title_of(info, classifier, class_) if title is None else title)
     if legend:
-        ax.legend(fontsize=8, frameon=False, loc="upper left" if _mass_right(x, scale)
+        ax.legend(fontsize=8, frameon=False, loc="upper left" if _mass_right(x, info)
                   else "upper right")
     return ax
 
 
-def _mass_right(x: np.ndarray, scale: Scale) -> bool:
+def _mass_right(x: np.ndarray, info: MetricInfo) -> bool:
     """Whether the draws sit in the right half of the support (put the legend left)."""
-    if scale.log or not np.isfinite(scale.lower) or not np.isfinite(scale.upper):
+    if info.log or not np.isfinite(info.lower) or not np.isfinite(info.upper):
         return False
-    return float(np.median(x)) > 0.5 * (scale.lower + scale.upper)
+    return float(np.median(x)) > 0.5 * (info.lower + info.upper)
 
 
-def _drawable(ds: xr.Dataset, names: Iterable[str], classifier: Hashable | None,
-              class_: Hashable | None) -> list[str]:
-    """Variables that reduce to one density with the given selections."""
-    allowed = {"chain", "draw"}
-    if classifier is not None:
-        allowed.add("classifier")
-    if class_ is not None:
-        allowed.add("class")
-    out = []
-    for name in names:
-        dims = set(ds[name].dims)
-        if dims <= allowed:
-            out.append(name)
-    return out
-
-
-def _grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4)
-          ) -> tuple[Any, list[Any]]:
-    """A figure of ``n`` panels without empty slots: a short last row is centred."""
-    import matplotlib.pyplot as plt
-
-    if axes is not None:
-        flat_axes = list(np.ravel(axes))
-        if len(flat_axes) < n:
-            raise ValueError(f"{n} panels need at least {n} axes, got {len(flat_axes)}.")
-        return flat_axes[0].figure, flat_axes
-    ncols = max(1, min(ncols, n))
-    nrows = int(np.ceil(n / ncols))
-    fig = plt.figure(figsize=(panel[0] * ncols, panel[1] * nrows + 0.4), layout="constrained")
-    spec = fig.add_gridspec(nrows, 2 * ncols)
-    flat_axes = []
-    for i in range(n):
-        row, col = divmod(i, ncols)
-        in_row = ncols if row < nrows - 1 else n - ncols * (nrows - 1)
-        start = (ncols - in_row) + 2 * col  # centre a short last row
-        flat_axes.append(fig.add_subplot(spec[row, start:start + 2]))
-    return fig, flat_axes
-
-
-def marks_legend(fig: Any, prob: float, prior: bool = False, predictive: bool = False) -> None:
-    """One legend under a grid for the marks every panel shares."""
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-
-    handles = [Line2D([], [], color=POSTERIOR_COLOR, lw=2, label="posterior density"),
-               Patch(color=POSTERIOR_COLOR, alpha=0.3, label=f"{100 * prob:g} % HDI"),
-               Line2D([], [], color=OBSERVED_COLOR, lw=1.5, label="observed value")]
-    if prior:
-        handles.append(Line2D([], [], color=PRIOR_COLOR, lw=1.5, ls="--", label="prior"))
-    if predictive:
-        handles.append(Patch(color=PREDICTIVE_COLOR, alpha=0.25, label="posterior predictive"))
-    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), frameon=False,
-               fontsize=8)
-
-
-@keyword_checked
-def plot_metrics(
-    idata: xr.DataTree,
-    var_names: Iterable[str] | str | None = None,
-    axes: Any = None,
-    hdi_prob: float | None = None,
-    predictive: bool = False,
-    prior: bool = False,
-    classifier: Hashable | None = None,
-    class_: Hashable | None = None,
-    *,
-    ncols: int = 4,
-) -> Any:
-    """A grid of metric posteriors, one :func:`plot_metric` panel each.
-
-    Parameters
-    ----------
-    idata : xarray.DataTree
-        A result of :func:`bayescm.fit`.
-    var_names : str or list of str, optional
-        Metrics to draw (aliases accepted); default every posterior variable that is one
-        density with the given ``classifier`` / ``class_`` (``theta`` and per-class metrics
-        without ``class_`` are left out).
-    axes : array of matplotlib.axes.Axes, optional
-        Axes to draw on (at least one per metric); default a new figure.
-    hdi_prob, predictive, prior, classifier, class_
-        As in :func:`plot_metric`.
-    ncols : int, default 4
-        Panels per row of a new figure.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    See Also
-    --------
-    plot_metric, plot_priors
-
-    Examples
-    --------
-    >>> import bayescm as bcm
-    >>> from bayescm.plots import plot_metrics
-    >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
-    ...                 metrics=["tpr", "tnr", "ppv", "bm"], random_seed=1)
-    >>> fig = plot_metrics(idata, ["tpr", "tnr", "bm"])
-    >>> [ax.get_title() for ax in fig.axes]
-    ['TPR', 'TNR', 'BM']
-    >>> import matplotlib.pyplot as plt; plt.close(fig)
-    """
-    box.check_tree(idata)
-    ds = box.get_group(idata, "posterior")
-    if var_names is None:
-        names = _drawable(ds, resolve_var_names(idata, None), classifier, class_)
-        if not names:
-            raise ValueError(
-                "No metric reduces to one density; pass classifier= for a batch fit or class_= "
-                "for per-class metrics."
-            )
-    else:
-        names = resolve_var_names(idata, var_names)
-    fig, flat_axes = _grid(len(names), axes, ncols)
-    for name, ax in zip(names, flat_axes, strict=False):
-        plot_metric(idata, name, ax=ax, hdi_prob=hdi_prob, predictive=predictive, prior=prior,
-                    classifier=classifier, class_=class_ if "class" in ds[name].dims else None,
-                    legend=False)
-        ax.set_xlabel(ax.get_xlabel(), fontsize=8)
-    if axes is None:
-        marks_legend(fig, hdi_prob_of(idata, hdi_prob), prior, predictive)
-    return fig
-
-
-def _prior_sources(priors: Any) -> dict[str, xr.Dataset]:
-    """``{label: prior Dataset}`` from a tree, a tree with a ``prior`` dim, or a mapping."""
-    if isinstance(priors, Mapping) and not isinstance(priors, xr.DataTree):
-        if not priors:
-            raise ValueError("Give at least one prior: {name: result tree}.")
-        out = {}
-        for label, tree in priors.items():
-            box.check_tree(tree)
-            out[str(label)] = box.get_group(tree, "prior")
-        return out
-    box.check_tree(priors)
-    ds = box.get_group(priors, "prior")
-    dim = "prior_choice"  # the dim of bcm.prior_sensitivity
-    if dim in ds.dims:
-        labels = [str(v) for v in ds[dim].values]
-        return {label: ds.isel({dim: i}) for i, label in enumerate(labels)}
-    return {str(priors.attrs.get("prior_name", "prior")): ds}
-
-
-@keyword_checked
-def plot_priors(
-    priors: Any,
-    var_names: Iterable[str] | str | None = None,
-    axes: Any = None,
-    class_: Hashable | None = None,
-    *,
-    ncols: int = 4,
-) -> Any:
-    """Prior densities of metrics, several priors side by side (paper SI Fig. S1 and S2).
-
-    Flat priors on prevalence, TPR and TNR do not make flat priors on the metrics derived from
-    them: this draws the ``prior`` group of one or more fits so that the implied priors can be
-    compared.
-
-    Parameters
-    ----------
-    priors : xarray.DataTree or mapping of str -> xarray.DataTree
-        A fit or :func:`bayescm.prior_predictive` result (its ``prior`` group; a
-        ``prior_choice`` dim there, as from :func:`bayescm.prior_sensitivity`, gives one curve
-        per prior) or ``{label: fit}`` for several priors.
-    var_names : str or list of str, optional
-        Metrics to draw; default every prior variable that is one density (``theta`` and
-        per-class metrics without ``class_`` are left out).
-    axes : array of matplotlib.axes.Axes, optional
-        Axes to draw on; default a new figure.
-    class_ : hashable, optional
-        Class of per-class multiclass metrics.
-    ncols : int, default 4
-        Panels per row of a new figure.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    See Also
-    --------
-    plot_metric : with ``prior=True``, the prior under the posterior.
-
-    Examples
-    --------
-    Laplace against Jeffreys priors (SI Fig. S1 against S2):
-
-    >>> import bayescm as bcm
-    >>> from bayescm.plots import plot_priors
-    >>> cm = bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2)
-    >>> fits = {name: bcm.fit(cm, prior=name, metrics=["ppv", "mcc"], draws=1000,
-    ...                       random_seed=0) for name in ["laplace", "jeffreys"]}
-    >>> fig = plot_priors(fits, ["ppv", "mcc"])
-    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    ['laplace', 'jeffreys']
-    >>> import matplotlib.pyplot as plt; plt.close(fig)
-    """
-    sources = _prior_sources(priors)
-    first = next(iter(sources.values()))
-    present = [str(v) for v in first.data_vars]
-    if var_names is None:
-        keep = {"chain", "draw"} | ({"class"} if class_ is not None else set())
-        names = [v for v in present if set(first[v].dims) <= keep
-                 and v not in {"theta", "rates", "cells"}]
-    else:
-        tree = priors if isinstance(priors, xr.DataTree) else next(iter(priors.values()))
-        names = resolve_var_names(tree, var_names, "prior", default_skip=())
-    if not names:
-        raise ValueError("No prior variable to draw; pass var_names= (and class_= if needed).")
-    fig, flat_axes = _grid(len(names), axes, ncols)
-    for name, ax in zip(names, flat_axes, strict=False):
-        scale = scale_of(name)
-        lims = []
-        for i, (label, ds) in enumerate(sources.items()):
-            if name not in ds:
-                raise KeyError(f"The prior {label!r} has no {name!r}.")
-            da = select(ds[name], name, None, class_ if "class" in ds[name].dims else None)
-            x = flat(da)
-            if x.size < 2:
-                continue
-            grid, dens = _density(x, scale)
-            ax.plot(grid, dens, lw=1.8, color=f"C{i}", label=label, gid=f"prior:{label}")
-            lims.append((float(grid[0]), float(grid[-1])))
-        if not lims:
-            raise ValueError(f"{name!r} has no finite prior draws.")
-        _finish_axis(ax, scale, label_of(first[name], name) + unit_suffix(scale), lims)
-        ax.xaxis.label.set_fontsize(8)
-        ax.set_title(_title(name, None, class_ if "class" in first[name].dims else None))
-    flat_axes[0].legend(fontsize=8, frameon=False)
-    fig.suptitle("Priors implied on the metrics")
-    return fig
+def _overlay(idata: xr.DataTree, var: str, ax: Any, hdi_prob: float | None, prior: bool,
+             classifier: Any, class_: Any, legend: bool, title: str | None) -> Any:
+    """Densities of several classifiers and/or classes in one panel (one colour each)."""
+    axes = {"classifier": list(classifier) if _several(classifier) else [classifier],
+            "class": list(class_) if _several(class_) else [class_]}
+    picks = list(itertools.product(axes["classifier"], axes["class"]))
+    if not 1 <= len(picks) <= MAX_OVERLAY:
+        raise ValueError(f"Overlay between 1 and {MAX_OVERLAY} densities, got {len(picks)} "
+                         "(classifiers x classes); pass shorter lists.")
+    varying = [d for d, v in (("classifier", classifier), ("class", class_)) if _several(v)]
+    ax = new_axes(ax)
+    prob = hdi_prob_of(idata, hdi_prob)
+    lims: list[tuple[float, float]] = []
+    name, info, label = var, None, ""
+    for i, (one_classifier, one_class) in enumerate(picks):
+        chosen = {"classifier": one_classifier, "class": one_class}
+        key = ", ".join(str(chosen[d]) for d in varying)
+        name, da = draws_of(idata, var, "posterior", one_classifier, one_class)
+        info = info_of(idata, name, da) if info is None else info
+        label = label or label_of(da, name)
+        x = flat(da)
+        if x.size < 2:
+            continue
+        color = f"C{i % 10}"
+        grid, dens = density(x, info)
+        ax.plot(grid, dens, color=color, lw=1.6, label=key, gid=f"posterior:{key}")
+        lims.append((float(grid[0]), float(grid[-1])))
+        if prior:
+            _, pda = draws_of(idata, name, "prior", one_classifier, one_class)
+            px = flat(pda)
+            if px.size >= 2:
+                ax.plot(*density(px, info), color=color, lw=1, ls="--", gid=f"prior:{key}")
+        lo, hi = interval(np.asarray(da.values, dtype=float).reshape(-1), prob)
+        if np.isfinite(lo) and np.isfinite(hi):
+            ax.hlines(0.015 + 0.025 * i, lo, hi, transform=ax.get_xaxis_transform(),
+                      color=color, lw=3, gid=f"hdi:{key}")
+        observed = _observed(idata, name, one_classifier, one_class)
+        if observed is not None and np.isfinite(observed):
+            ax.axvline(observed, color=color, lw=1, ls=":", gid=f"observed:{key}")
+    if not lims or info is None:
+        raise ValueError(f"{var!r} has fewer than 2 finite posterior draws in every selection; "
+                         "nothing to draw.")
+    finish_axis(ax, info, label + unit_suffix(info), lims)
+    ax.set_title(title_of(info, classifier, class_) if title is None else title)
+    if legend:
+        ax.legend(fontsize=7, frameon=False, title=", ".join(varying), title_fontsize=7)
+    return ax

@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 
 from bayescm.analyses.samplesize import SampleSizePlan, mu_bound
+from bayescm.core.config import rcParams
+from bayescm.core.stats import hdi_prob_for
 from bayescm.core.validate import keyword_checked
 from bayescm.plots._common import new_axes
 
@@ -74,22 +76,25 @@ def plot_sample_size(result: Any, ax: Any = None, plan: SampleSizePlan | None = 
     """
     n, mu = _curve(result)
     ax = new_axes(ax)
-    ax.plot(n, 100 * mu, "o-", color="C0", ms=3, label=f"MU reached with {power:.0%} power",
+    pp = rcParams["plot.units"] == "percent"
+    k = 100.0 if pp else 1.0
+    ax.plot(n, k * mu, "o-", color="C0", ms=3, label=f"MU reached with {power:.0%} power",
             gid="mu")
     if rule:
         grid = np.unique(np.round(np.geomspace(n.min(), n.max(), 200)).astype(int))
-        ax.plot(grid, 100 * mu_bound(grid), "--", color="0.4", label="rule of thumb 2/sqrt(N)",
+        ax.plot(grid, k * mu_bound(grid), "--", color="0.4", label="rule of thumb 2/sqrt(N)",
                 gid="rule")
     if plan is not None:
-        ax.axhline(100 * plan.mu, color="C3", lw=1, ls=":", gid="target",
-                   label=f"target MU {100 * plan.mu:g} pp")
-        ax.plot([plan.n], [100 * plan.mu_reached], "s", color="C3", gid="plan",
+        ax.axhline(k * plan.mu, color="C3", lw=1, ls=":", gid="target",
+                   label=f"target MU {k * plan.mu:g}{' pp' if pp else ''}")
+        ax.plot([plan.n], [k * plan.mu_reached], "s", color="C3", gid="plan",
                 label=f"N = {plan.n:,}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("test-set size N")
-    ax.set_ylabel("metric uncertainty MU (percentage points)")
-    ax.set_title("Sample size: width of the 95 % HDI against N")
+    ax.set_ylabel("metric uncertainty MU" + (" (percentage points)" if pp else ""))
+    prob = hdi_prob_for(plan.hdi_prob if plan is not None else None)
+    ax.set_title(f"Sample size: width of the {100 * prob:g} % HDI against N")
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=8, frameon=False)
     return ax

@@ -1,0 +1,258 @@
+"""``idata.bcm``: bayescm's functions as methods of a result tree.
+
+Importing :mod:`bayescm` registers the accessor on :class:`xarray.DataTree`, so a result (or a
+tree loaded with :func:`bayescm.load`) offers ``idata.bcm.summary()``,
+``idata.bcm.plot_metric("tpr")`` and so on. Every method is a thin call of the plain function
+with the tree as its first argument: both spellings share one implementation, one set of
+arguments and one set of defaults (see each function for the parameters). The plotting methods
+import :mod:`bayescm.plots`, and with it matplotlib, only when called.
+
+Examples
+--------
+>>> import bayescm as bcm
+>>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2), random_seed=1)
+>>> idata.bcm.summary(var_names="tnr").equals(bcm.summary(idata, var_names="tnr"))
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import xarray as xr
+
+__all__ = ["BayescmAccessor"]
+
+
+@xr.register_datatree_accessor("bcm")
+class BayescmAccessor:
+    """Methods of a bayescm result tree, reached as ``idata.bcm``.
+
+    Parameters
+    ----------
+    tree : xarray.DataTree
+        The result the methods apply to (checked by each function, as with the plain calls).
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=28, fn=9, tn=3, fp=4), random_seed=0)
+    >>> round(idata.bcm.probability("bm", upper=0.0), 2)
+    0.14
+    """
+
+    def __init__(self, tree: xr.DataTree) -> None:
+        self._tree = tree
+
+    # ------------------------------------------------------------------ tables and analyses
+    def summary(self, *args: Any, **kwargs: Any) -> Any:
+        """Table of observed value, mean, sd, HDI, MU, R-hat and ESS: :func:`bayescm.summary`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
+        ...                 random_seed=1)
+        >>> round(float(idata.bcm.summary(var_names=["tnr"]).loc["tnr", "observed"]), 2)
+        0.75
+        """
+        from bayescm.analyses.summary import summary
+
+        return summary(self._tree, *args, **kwargs)
+
+    def probability(self, *args: Any, **kwargs: Any) -> Any:
+        """Posterior probability that a variable lies in a range: :func:`bayescm.probability`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
+        ...                 random_seed=1)
+        >>> idata.bcm.probability("tpr", lower=0.8) > 0.99
+        True
+        """
+        from bayescm.analyses.summary import probability
+
+        return probability(self._tree, *args, **kwargs)
+
+    def informedness(self, *args: Any, **kwargs: Any) -> Any:
+        """Chances of informative, uninformative, deceptive: :func:`bayescm.informedness`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=28, fn=9, tn=3, fp=4),
+        ...                 random_seed=0)
+        >>> list(idata.bcm.informedness(rope=0.05).columns)
+        ['informative', 'uninformative', 'deceptive']
+        """
+        from bayescm.analyses.summary import informedness
+
+        return informedness(self._tree, *args, **kwargs)
+
+    def with_prevalence(self, *args: Any, **kwargs: Any) -> xr.DataTree:
+        """The result at another prevalence: :func:`bayescm.with_prevalence`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
+        ...                 random_seed=1)
+        >>> rare = idata.bcm.with_prevalence(0.01, random_seed=0)
+        >>> float(rare["posterior"]["ppv"].mean()) < float(idata["posterior"]["ppv"].mean())
+        True
+        """
+        from bayescm.analyses.prevalence import with_prevalence
+
+        return with_prevalence(self._tree, *args, **kwargs)
+
+    def posterior_predictive(self, *args: Any, **kwargs: Any) -> xr.DataTree:
+        """Synthetic confusion matrices and their metrics: :func:`bayescm.posterior_predictive`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
+        ...                 random_seed=1)
+        >>> "posterior_predictive" in idata.bcm.posterior_predictive(random_seed=0).children
+        True
+        """
+        from bayescm.analyses.predictive import posterior_predictive
+
+        return posterior_predictive(self._tree, *args, **kwargs)
+
+    def prob_superior(self, *args: Any, **kwargs: Any) -> Any:
+        """P(A beats B) on a metric: :func:`bayescm.prob_superior` with this tree as ``a``.
+
+        Pass another result (``idata.bcm.prob_superior(other, metric="acc")``) or, for a batch,
+        two classifier names (``batch.bcm.prob_superior("8", "7a", metric="bm")``).
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> from bayescm.io.datasets import literature_matrices
+        >>> mats = literature_matrices()
+        >>> batch = bcm.fit({k: mats[k] for k in ("7a", "8")}, metrics=["bm"], random_seed=0)
+        >>> 0 <= batch.bcm.prob_superior("7a", "8", metric="bm") <= 1
+        True
+        """
+        from bayescm.comparisons.superiority import prob_superior
+
+        return prob_superior(self._tree, *args, **kwargs)
+
+    def rank_probabilities(self, *args: Any, **kwargs: Any) -> xr.Dataset:
+        """P(rank) of every classifier of a batch: :func:`bayescm.rank_probabilities`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> from bayescm.io.datasets import literature_matrices
+        >>> mats = literature_matrices()
+        >>> batch = bcm.fit({k: mats[k] for k in ("5b", "7a", "8")}, metrics=["acc"],
+        ...                 random_seed=0)
+        >>> batch.bcm.rank_probabilities("acc")["rank_probability"].sizes["rank"]
+        3
+        """
+        from bayescm.comparisons.ranks import rank_probabilities
+
+        return rank_probabilities(self._tree, *args, **kwargs)
+
+    def save(self, *args: Any, **kwargs: Any) -> Any:
+        """Write the tree to netCDF: :func:`bayescm.save`.
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> import bayescm as bcm
+        >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
+        ...                 draws=100, random_seed=1)
+        >>> path = idata.bcm.save(pathlib.Path(tempfile.mkdtemp()) / "fit.nc")
+        >>> bcm.load(path)["posterior"]["tpr"].shape
+        (4, 100)
+        """
+        from bayescm.core.container import save
+
+        return save(self._tree, *args, **kwargs)
+
+    # ------------------------------------------------------------------ plots
+    def plot_metric(self, *args: Any, **kwargs: Any) -> Any:
+        """Posterior density of one metric: :func:`bayescm.plots.plot_metric`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
+        ...                 random_seed=1)
+        >>> idata.bcm.plot_metric("tpr").get_title()
+        'TPR'
+        >>> import matplotlib.pyplot as plt; plt.close("all")
+        """
+        from bayescm.plots import plot_metric
+
+        return plot_metric(self._tree, *args, **kwargs)
+
+    def plot_metrics(self, *args: Any, **kwargs: Any) -> Any:
+        """A grid of metric posteriors: :func:`bayescm.plots.plot_metrics`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
+        ...                 random_seed=1)
+        >>> len(idata.bcm.plot_metrics(["tpr", "bm"]).axes)
+        2
+        >>> import matplotlib.pyplot as plt; plt.close("all")
+        """
+        from bayescm.plots import plot_metrics
+
+        return plot_metrics(self._tree, *args, **kwargs)
+
+    def plot_forest(self, *args: Any, **kwargs: Any) -> Any:
+        """HDIs of a metric across classifiers (or classes): :func:`bayescm.plots.plot_forest`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> from bayescm.io.datasets import literature_matrices
+        >>> mats = literature_matrices()
+        >>> batch = bcm.fit({k: mats[k] for k in ("5b", "7a", "8")}, metrics=["bm"],
+        ...                 random_seed=0)
+        >>> len(batch.bcm.plot_forest("bm").get_yticklabels())
+        3
+        >>> import matplotlib.pyplot as plt; plt.close("all")
+        """
+        from bayescm.plots import plot_forest
+
+        return plot_forest(self._tree, *args, **kwargs)
+
+    def plot_theta(self, *args: Any, **kwargs: Any) -> Any:
+        """Heatmap of the confusion probabilities: :func:`bayescm.plots.plot_theta`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> idata = bcm.fit(bcm.ConfusionMatrix([[90, 10, 0], [20, 70, 10], [0, 10, 50]]),
+        ...                 random_seed=0)
+        >>> idata.bcm.plot_theta().get_xlabel()
+        'predicted class'
+        >>> import matplotlib.pyplot as plt; plt.close("all")
+        """
+        from bayescm.plots import plot_theta
+
+        return plot_theta(self._tree, *args, **kwargs)
+
+    def plot_priors(self, *args: Any, **kwargs: Any) -> Any:
+        """Prior densities implied on the metrics: :func:`bayescm.plots.plot_priors`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
+        ...                 random_seed=1)
+        >>> idata.bcm.plot_priors(["tpr"]).axes[0].get_title()
+        'TPR'
+        >>> import matplotlib.pyplot as plt; plt.close("all")
+        """
+        from bayescm.plots import plot_priors
+
+        return plot_priors(self._tree, *args, **kwargs)

@@ -1,0 +1,218 @@
+"""Forest plots: posterior means and HDIs, one row per classifier, class or metric (Fig. 3C)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from bayescm.core import container as box
+from bayescm.core.stats import hdi
+from bayescm.core.validate import keyword_checked
+from bayescm.metrics import MetricInfo
+from bayescm.plots._common import (
+    chance_corrected,
+    draws_of,
+    hdi_prob_of,
+    info_of,
+    label_of,
+    new_axes,
+    percent,
+    percent_axis,
+    reference_line,
+    select,
+    unit_suffix,
+)
+
+__all__ = ["plot_forest"]
+
+
+def _rows(idata: xr.DataTree, var: str, class_: Hashable | None
+          ) -> tuple[str, xr.DataArray, list[str], np.ndarray, np.ndarray | None]:
+    """One metric's rows: every classifier (and class) left after selecting ``class_``."""
+    keep = ("classifier",) if class_ is not None else ("classifier", "class")
+    name, da = draws_of(idata, var, "posterior", class_=class_, keep=keep)
+    rest = [d for d in da.dims if d not in box.SAMPLE_DIMS]
+    if not rest:
+        raise ValueError(
+            f"A forest needs a batch fit with a 'classifier' dim, a per-class metric or several "
+            f"metrics; {name!r} has dims {list(da.dims)}. Fit a mapping: "
+            "bcm.fit({'a': cm_a, ...}), or pass a list of metrics.")
+    da = da.transpose(*rest, *[d for d in da.dims if d in box.SAMPLE_DIMS])
+    shape = [da.sizes[d] for d in rest]
+    coords = [[str(v) for v in da[d].values] if d in da.coords else
+              [str(i) for i in range(da.sizes[d])] for d in rest]
+    labels = [", ".join(coords[k][i] for k, i in enumerate(idx)) for idx in np.ndindex(*shape)]
+    draws = np.asarray(da.values, dtype=float).reshape(len(labels), -1)
+    observed = None
+    if box.has_group(idata, "observed_metrics") and name in box.get_group(idata,
+                                                                         "observed_metrics"):
+        obs = select(box.get_group(idata, "observed_metrics")[name], name, None, class_, keep)
+        if set(obs.dims) == set(rest):
+            observed = np.asarray(obs.transpose(*rest).values, dtype=float).reshape(-1)
+    return name, da, labels, draws, observed
+
+
+def _metric_rows(idata: xr.DataTree, names: Sequence[str], class_: Hashable | None
+                 ) -> tuple[list[MetricInfo], list[str], np.ndarray, np.ndarray | None]:
+    """Several metrics of one classifier: a row each."""
+    infos, draws, observed = [], [], []
+    obs_group = (box.get_group(idata, "observed_metrics")
+                 if box.has_group(idata, "observed_metrics") else None)
+    for var in names:
+        name, da = draws_of(idata, var, "posterior", class_=class_ if class_ is not None and
+                            "class" in _dims(idata, var) else None)
+        infos.append(info_of(idata, name, da))
+        draws.append(np.asarray(da.values, dtype=float).reshape(-1))
+        if obs_group is not None and name in obs_group:
+            obs = select(obs_group[name], name, None, class_ if "class" in obs_group[name].dims
+                         else None)
+            observed.append(float(obs.values))
+        else:
+            observed.append(np.nan)
+    if len({(percent(i), i.log) for i in infos}) > 1:
+        raise ValueError(
+            f"The metrics {[i.name for i in infos]} are on different scales (proportions, "
+            "ratios, raw units); draw each on its own axes, e.g. plot_forest(idata, [name]).")
+    labels = [i.display_name for i in infos]
+    return infos, labels, np.stack(draws), np.array(observed)
+
+
+def _dims(idata: xr.DataTree, var: str) -> tuple[str, ...]:
+    from bayescm.analyses.summary import resolve_var_names
+
+    (name,) = resolve_var_names(idata, [var], default_skip=())
+    return tuple(str(d) for d in box.get_group(idata, "posterior")[name].dims)
+
+
+@keyword_checked
+def plot_forest(
+    idata: xr.DataTree,
+    var: str | Sequence[str] = "bm",
+    ax: Any = None,
+    hdi_prob: float | None = None,
+    sort: bool = True,
+    annotate_deceptive: bool | None = None,
+    class_: Any = None,
+    *,
+    legend: bool = True,
+) -> Any:
+    """Posterior means, HDIs and observed values, one row per classifier, class or metric.
+
+    With one metric, the rows are the classifiers of a batch fit (and, for a per-class metric
+    without ``class_``, its classes); with a list of metrics, the rows are those metrics of
+    one classifier, on a shared axis. For chance-corrected metrics (BM, MK, MCC, kappas) each
+    row is annotated with the chance that the classifier is deceptive,
+    ``r_deceptive = P(metric < 0)`` (paper Fig. 3C).
+
+    Parameters
+    ----------
+    idata : xarray.DataTree
+        A fit; a batch fit (``classifier`` dim) for one row per classifier.
+    var : str or list of str, default "bm"
+        Metric (aliases accepted), or several metrics of a single classifier.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; default a new figure sized to the rows.
+    hdi_prob : float, optional
+        HDI probability; default the tree's, else ``rcParams["stats.hdi_prob"]``.
+    sort : bool, default True
+        Order the rows of one metric by posterior mean, the best at the top (the highest
+        mean, or the lowest for error rates); else the data's order, top down. Rows of
+        several metrics keep the given order.
+    annotate_deceptive : bool, optional
+        Write r_deceptive beside each row; default for chance-corrected metrics.
+    class_ : hashable, optional
+        Class of a per-class multiclass metric (default: one row per class).
+    legend : bool, default True
+        Draw the legend on the axes (a grid of forests may share one instead).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    ValueError
+        One metric without a classifier or class dim; metrics on different scales.
+
+    See Also
+    --------
+    plot_metric : the full density of one metric.
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.io.datasets import literature_matrices
+    >>> from bayescm.plots import plot_forest
+    >>> idata = bcm.fit(literature_matrices(), metrics=["bm"], draws=500, random_seed=0)
+    >>> ax = plot_forest(idata, "bm")
+    >>> len(ax.get_yticklabels()), ax.get_title()
+    (24, 'BM of 24 classifiers')
+
+    The metrics of one classifier:
+
+    >>> cocaine = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2))
+    >>> ax = plot_forest(cocaine, ["tpr", "tnr", "bm"])
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['BM', 'TNR', 'TPR']
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    prob = hdi_prob_of(idata, hdi_prob)
+    if isinstance(var, str):
+        name, da, labels, draws, observed = _rows(idata, var, class_)
+        info = info_of(idata, name, da)
+        xlabel = label_of(da, name) + unit_suffix(info)
+        what = ("classifiers" if "classifier" in da.dims and "class" not in da.dims else
+                "classes" if "class" in da.dims and "classifier" not in da.dims else "rows")
+        title = f"{info.display_name} of {len(labels)} {what}"
+        ylabel = {"classifiers": "classifier", "classes": "class"}.get(what, "classifier, class")
+        mean = draws.mean(axis=1)
+        order = np.argsort(mean if info.higher_is_better is not False else -mean) if sort \
+            else np.arange(len(labels))[::-1]
+        annotate = chance_corrected(info) if annotate_deceptive is None else annotate_deceptive
+    else:
+        infos, labels, draws, observed = _metric_rows(idata, list(var), class_)
+        info = infos[0] if len({i.reference for i in infos}) == 1 else _no_reference(infos[0])
+        xlabel = ("value" if len(infos) > 1 else infos[0].long_name) + unit_suffix(info)
+        title = infos[0].display_name if len(infos) == 1 else "Posterior means and HDIs"
+        ylabel = ""
+        mean = draws.mean(axis=1)
+        order = np.arange(len(labels))[::-1]
+        annotate = bool(annotate_deceptive)
+    bounds = hdi(draws, prob)
+    y = np.arange(len(labels))
+    ax = new_axes(ax, figsize=(6.5, 1.2 + 0.28 * len(labels)))
+    ax.hlines(y, bounds[order, 0], bounds[order, 1], color="C0", lw=2.5, gid="hdi",
+              label=f"{100 * prob:g} % HDI")
+    ax.plot(mean[order], y, "o", color="C0", ms=4, label="posterior mean", gid="mean")
+    if observed is not None:
+        ax.plot(observed[order], y, "x", color="C3", ms=6, label="observed", gid="observed")
+    ax.set_yticks(y, [labels[i] for i in order])
+    ax.set_ylim(-0.7, len(labels) - 0.3)
+    if info.log:
+        ax.set_xscale("log")
+    percent_axis(ax.xaxis, info)
+    reference_line(ax, info)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if annotate:
+        deceptive = (draws < 0).mean(axis=1)
+        for row, i in enumerate(order):
+            ax.annotate(f"{100 * deceptive[i]:.0f} %" if deceptive[i] >= 0.005 else "<1 %",
+                        xy=(1.01, row), xycoords=("axes fraction", "data"), va="center",
+                        fontsize=8, gid=f"r_deceptive:{labels[i]}")
+        ax.annotate("r_deceptive", xy=(1.01, 1.0), xycoords="axes fraction", va="bottom",
+                    fontsize=8, fontweight="bold")
+    ax.set_title(title)
+    if legend:
+        ax.legend(fontsize=8, frameon=False, loc="lower right")
+    ax.spines[["top", "right"]].set_visible(False)
+    return ax
+
+
+def _no_reference(info: MetricInfo) -> MetricInfo:
+    from dataclasses import replace
+
+    return replace(info, reference=None)
