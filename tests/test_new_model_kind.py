@@ -3,7 +3,9 @@
 The toy "symmetric" model has two parameters, the prevalence and one accuracy shared by both
 classes (TPR = TNR). Everything below the class is the public API: once registered, it fits
 (exactly and as a PyMC model), summarises, saves, loads, refits and exchanges its prevalence
-like the built-in kinds.
+like the built-in kinds. A user's module would decorate the class with ``@register``; here a
+fixture registers it for this file's tests and removes it after, so that the other tests see
+only the built-in kinds.
 """
 
 from collections.abc import Mapping, Sequence
@@ -15,11 +17,10 @@ from scipy import stats
 
 import bayescm as bcm
 from bayescm.metrics import BINARY_METRICS, evaluate
-from bayescm.models import ModelKind, Parameter, register
+from bayescm.models import ModelKind, Parameter, register, registry
 from bayescm.priors import Beta, Fixed, resolve_prior
 
 
-@register
 class SymmetricModel(ModelKind):
     """prevalence ~ Beta; accuracy ~ Beta; TP ~ Bin(P, acc), TN ~ Bin(N, acc)."""
 
@@ -77,7 +78,7 @@ class SymmetricModel(ModelKind):
     def observed(self, counts, priors):
         with np.errstate(divide="ignore", invalid="ignore"):
             theta = counts / counts.sum(axis=(-2, -1), keepdims=True)
-        tp, fn, fp, tn = self._cells(theta)
+        tp, fn, _fp, tn = self._cells(theta)
         params = {"prevalence": tp + fn, "accuracy": tp + tn}
         return {p: params[p] for p in self.free(priors)}, theta
 
@@ -103,6 +104,13 @@ class SymmetricModel(ModelKind):
 
 
 CM = bcm.ConfusionMatrix.from_counts(tp=40, fn=10, tn=35, fp=15)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _registered():
+    register(SymmetricModel)
+    yield
+    registry.unregister("symmetric")
 
 
 def test_the_new_kind_fits_exactly_with_the_closed_form() -> None:

@@ -13,7 +13,7 @@ import json
 import numbers
 from typing import Any
 
-__all__ = ["KINDS", "add_model_key", "validate"]
+__all__ = ["KINDS", "add_model_key", "remove_model_key", "validate"]
 
 KINDS: list[str] = []
 """Keys of the registered model kinds (root attribute ``model``), filled by the registry."""
@@ -23,6 +23,12 @@ def add_model_key(key: str) -> None:
     """Accept ``key`` as a tree's ``model`` (called by :func:`bayescm.models.registry.register`)."""
     if key not in KINDS:
         KINDS.append(key)
+
+
+def remove_model_key(key: str) -> None:
+    """Stop accepting ``key`` (called by :func:`bayescm.models.registry.unregister`)."""
+    if key in KINDS:
+        KINDS.remove(key)
 
 
 def _fail(attr: str, problem: str) -> ValueError:

@@ -197,9 +197,8 @@ class ModelKind(ABC):
 
     def free(self, priors: Mapping[str, Any]) -> list[str]:
         """Parameters that are sampled (not fixed)."""
-        from bayescm.priors import Fixed
-
-        return [p.name for p in self.parameters if not isinstance(priors.get(p.name), Fixed)]
+        return [p.name for p in self.parameters
+                if not getattr(priors.get(p.name), "fixed", False)]
 
     def improper(self, priors: Mapping[str, Any]) -> bool:
         """Whether any sampled parameter has an improper prior."""

@@ -23,7 +23,9 @@ import numpy as np
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.exact import draw_beta
 from bayescm.metrics.base import BINARY_METRICS, Metric, evaluate
-from bayescm.priors import Beta, Fixed, PriorSpec, resolve_prior
+from bayescm.models.base import ModelKind, Parameter
+from bayescm.models.registry import register
+from bayescm.priors import PriorSpec, resolve_prior
 
 __all__ = ["BinaryModel", "binary_cells", "resolve_binary_priors"]
 
@@ -103,44 +105,62 @@ def _pymc_rv(name: str, prior: Any, dims: tuple[str, ...], n_batch: int | None) 
     return var
 
 
-class BinaryModel:
+@register
+class BinaryModel(ModelKind):
     """The binary model kind: parameters, priors, exact posterior, PyMC model and metrics.
 
-    :func:`bayescm.fit` drives any model kind through this interface; the multiclass model
-    (:class:`bayescm.models.multiclass.MulticlassModel`) provides the same methods.
+    :func:`bayescm.fit` drives every model kind through :class:`~bayescm.models.base.ModelKind`;
+    this is the registered kind ``"binary"`` (a matrix with a positive class, first).
 
     Examples
     --------
     >>> from bayescm.models.binary import BinaryModel
-    >>> BinaryModel.parameters
-    ('prevalence', 'tpr', 'tnr')
+    >>> [p.name for p in BinaryModel.parameters]
+    ['prevalence', 'tpr', 'tnr']
     """
 
-    name = "binary"
-    parameters = PARAMETERS
+    key = "binary"
+    description = "a binary fit"
+    metric_family = "binary"
+    has_exact = True
+    parameters = (
+        Parameter("prevalence", (), "prevalence (share of positives in the test set)", "beta",
+                  fixable=True),
+        Parameter("tpr", (), "true positive rate (sensitivity)", "beta"),
+        Parameter("tnr", (), "true negative rate (specificity)", "beta"),
+    )
     catalogue = BINARY_METRICS
-    prior_arguments = ("prevalence", "tpr", "tnr")
 
-    def __init__(self, labels: Sequence[str]) -> None:
-        self.labels = list(labels)
+    @classmethod
+    def accepts(cls, data: Any) -> bool:
+        """A binary ConfusionMatrix (or a mapping / sequence of them)."""
+        first = _first_matrix(data)
+        return first is not None and first.is_binary
 
-    def coords(self) -> dict[str, Any]:
-        """Coordinates of the cell dims."""
-        return {"true_class": self.labels, "pred_class": self.labels}
+    @classmethod
+    def from_data(cls, data: Any) -> BinaryModel:
+        """The kind bound to the labels of the (first) matrix."""
+        first = _first_matrix(data)
+        if first is None or not first.is_binary:
+            raise ValueError("The binary model needs binary confusion matrices with a positive "
+                             "class (bcm.ConfusionMatrix.from_counts or positive=...).")
+        return cls(first.coords)
+
+    def root_attrs(self) -> dict[str, Any]:
+        """The positive class (the first label)."""
+        return {"positive": self.labels[0]}
+
+    @classmethod
+    def example(cls, random_seed: int = 0) -> Any:
+        """The paper's cocaine-purity matrix (TP 26, FN 0, TN 6, FP 2), 4 x 500 draws."""
+        from bayescm.models.fitting import fit
+
+        cm = ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2)
+        return fit(cm, draws=500, random_seed=random_seed)
 
     def resolve_priors(self, prior: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
         """Priors of every parameter (see :func:`resolve_binary_priors`)."""
         return resolve_binary_priors(prior, **{k: overrides.get(k) for k in PARAMETERS})
-
-    @staticmethod
-    def free(priors: Mapping[str, Any]) -> list[str]:
-        """Parameters that are sampled (not fixed)."""
-        return [p for p in PARAMETERS if not isinstance(priors[p], Fixed)]
-
-    @staticmethod
-    def param_dims(name: str) -> tuple[str, ...]:
-        """Dims of a parameter beyond sample and batch dims."""
-        return ()
 
     def exact_posterior(
         self, counts: np.ndarray, priors: Mapping[str, Any], rng: np.random.Generator,
@@ -162,7 +182,7 @@ class BinaryModel:
         for name in self.free(priors):
             succ, fail, s_name, f_name = data[name]
             prior = priors[name]
-            a, b = prior.alpha + succ, prior.beta + fail
+            a, b = prior.posterior_params(succ, fail)  # the prior's closed-form update
             bad = (a <= 0) | (b <= 0)
             if bad.any():
                 i = int(np.argmax(bad))
@@ -179,16 +199,10 @@ class BinaryModel:
     def exact_prior(self, priors: Mapping[str, Any], rng: np.random.Generator, chains: int,
                     draws: int) -> dict[str, np.ndarray] | None:
         """Prior draws ``(chains, draws)`` with NumPy, or None if they need PyMC or are improper."""
-        used = [priors[p] for p in self.free(priors)]
-        if not all(isinstance(p, Beta) for p in used):
+        free = self.free(priors)
+        if not all(is_proper_beta(priors[p]) for p in free):
             return None
-        return {p: draw_beta(rng, priors[p].alpha, priors[p].beta, chains, draws)
-                for p in self.free(priors)}
-
-    @staticmethod
-    def improper(priors: Mapping[str, Any]) -> bool:
-        """Whether any sampled parameter has an improper prior."""
-        return any(isinstance(p, Beta) and not p.proper for p in priors.values())
+        return {p: priors[p].draw(rng, chains, draws) for p in free}
 
     def build_pymc(self, names: list[str] | None, counts: np.ndarray,
                    priors: Mapping[str, Any]) -> Any:
@@ -209,7 +223,7 @@ class BinaryModel:
             prev = _pymc_rv("prevalence", priors["prevalence"], dims, n_batch)
             tpr = _pymc_rv("tpr", priors["tpr"], dims, n_batch)
             tnr = _pymc_rv("tnr", priors["tnr"], dims, n_batch)
-            if not isinstance(priors["prevalence"], Fixed):
+            if not is_fixed(priors["prevalence"]):
                 pm.Binomial("n_pos", n=np.add(np.add(tp, fn), np.add(fp, tn)), p=prev,
                             observed=np.add(tp, fn), dims=dims)
             pm.Binomial("tp", n=np.add(tp, fn), p=tpr, observed=tp, dims=dims)
@@ -241,7 +255,7 @@ class BinaryModel:
         """
         if theta is None:
             fixed = priors["prevalence"]
-            prev = fixed.value if isinstance(fixed, Fixed) else params["prevalence"]
+            prev = fixed.value if is_fixed(fixed) else params["prevalence"]
             cells = binary_cells(prev, params["tpr"], params["tnr"])
             shape = np.broadcast_shapes(*(np.shape(c) for c in cells))
             cells = tuple(np.broadcast_to(c, shape) for c in cells)
@@ -258,10 +272,24 @@ class BinaryModel:
         out["theta"] = (CELL_DIMS, theta)
         return out
 
-    def select_metrics(self, selected: Sequence[Metric], priors: Mapping[str, Any]
-                       ) -> list[Metric]:
-        """Metrics computed besides the parameters (which are always stored)."""
-        return [m for m in selected if m.name not in PARAMETERS]
+
+def is_fixed(prior: Any) -> bool:
+    """Whether a prior is a fixed value (it says so itself: ``prior.fixed``)."""
+    return bool(getattr(prior, "fixed", False))
+
+
+def is_proper_beta(prior: Any) -> bool:
+    """A proper Beta-family prior that draws itself with NumPy."""
+    return getattr(prior, "family", None) == "beta" and bool(getattr(prior, "proper", False))
+
+
+def _first_matrix(data: Any) -> ConfusionMatrix | None:
+    """The matrix, or the first of a mapping or sequence of matrices (None otherwise)."""
+    if isinstance(data, ConfusionMatrix):
+        return data
+    values = list(data.values()) if isinstance(data, Mapping) else (
+        list(data) if isinstance(data, (list, tuple)) else [])
+    return values[0] if values and isinstance(values[0], ConfusionMatrix) else None
 
 
 def matrices_counts(mats: Sequence[ConfusionMatrix]) -> np.ndarray:

@@ -13,7 +13,7 @@ import numpy as np
 
 from bayescm.core.validate import HINTS as _HINTS
 from bayescm.core.validate import warn_user
-from bayescm.priors import Fixed, is_conjugate
+from bayescm.priors import is_conjugate
 
 METHODS = ("auto", "exact", "nuts")
 
@@ -60,7 +60,7 @@ def check_fixed_prevalence(priors: Mapping[str, Any], counts: np.ndarray,
     another population's prevalence is :func:`bayescm.with_prevalence`'s job.
     """
     fixed = priors.get("prevalence")
-    if not isinstance(fixed, Fixed):
+    if not getattr(fixed, "fixed", False):
         return
     from scipy import stats  # only fits with a fixed prevalence need it
     share = np.atleast_1d(np.asarray(fixed.value, dtype=float))

@@ -33,7 +33,7 @@ from bayescm.core.validate import check_int
 from bayescm.metrics.base import Metric, resolve_metrics
 from bayescm.models import registry
 from bayescm.models.base import Derived, ModelKind
-from bayescm.priors import Fixed, prior_to_dict
+from bayescm.priors import prior_to_dict
 
 __all__ = ["FitContext", "assemble", "checked_overrides", "diagnostic_names"]
 
@@ -301,7 +301,7 @@ class FitContext:
 
 def constant_data(ctx: FitContext, coords: Mapping[str, Any]) -> xr.Dataset | None:
     """The ``constant_data`` group of fixed parameters (a fixed prevalence), or None."""
-    fixed = {p: v for p, v in ctx.priors.items() if isinstance(v, Fixed)}
+    fixed = {p: v for p, v in ctx.priors.items() if getattr(v, "fixed", False)}
     if not fixed:
         return None
     return box.make_dataset(

@@ -24,13 +24,16 @@ to spread the concentration over K classes.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
 from bayescm.core.exact import draw_dirichlet
 from bayescm.metrics.base import Metric, evaluate
 from bayescm.metrics.multiclass import MULTICLASS_METRICS, ORDERED_ONLY, OneVsRest
+from bayescm.models.base import ModelKind, Parameter
+from bayescm.models.binary import is_fixed
+from bayescm.models.registry import register
 from bayescm.priors import Dirichlet, Fixed, PresetDirichlet, RatesByClass, is_conjugate  # noqa: F401
 from bayescm.priors.multiclass import (  # the prior resolution lives with the priors
     _alpha,
@@ -49,11 +52,11 @@ PARAMETERS = ("prevalence", "rates")
 CELL_DIMS = ("true_class", "pred_class")
 
 
-class MulticlassModel:
+@register
+class MulticlassModel(ModelKind):
     """The multiclass model kind (K >= 2 classes, no positive class): K + 1 Dirichlets.
 
-    Provides the interface :func:`bayescm.fit` drives (see
-    :class:`bayescm.models.binary.BinaryModel`).
+    The registered kind ``"multiclass"`` of :class:`~bayescm.models.base.ModelKind`.
 
     Parameters
     ----------
@@ -71,19 +74,59 @@ class MulticlassModel:
     ('chain', 'draw', 'class')
     """
 
-    name = "multiclass"
+    key = "multiclass"
+    description = "a multiclass fit"
+    metric_family = "multiclass"
+    has_exact = True
     scale_free = True  # every metric is invariant to the scale of theta (counts work)
-    parameters = PARAMETERS
-    prior_arguments = ("prevalence", "rates")
-    parameter_long_names: ClassVar[dict[str, str]] = {
-        "prevalence": "class prevalence (share of each true class)",
-        "rates": "prediction rates: P(predicted class | true class)",
-    }
+    parameters = (
+        Parameter("prevalence", ("class",), "class prevalence (share of each true class)",
+                  "dirichlet", fixable=True),
+        Parameter("rates", CELL_DIMS, "prediction rates: P(predicted class | true class)",
+                  "dirichlet"),
+    )
 
     def __init__(self, labels: Sequence[str], ordered: bool = False) -> None:
-        self.labels = list(labels)
+        super().__init__(labels)
         self.ordered = bool(ordered)
         self.catalogue: dict[str, Metric] = MULTICLASS_METRICS
+
+    @classmethod
+    def accepts(cls, data: Any) -> bool:
+        """A ConfusionMatrix without a positive class (or a mapping / sequence of them)."""
+        from bayescm.models.binary import _first_matrix
+
+        first = _first_matrix(data)
+        return first is not None and not first.is_binary
+
+    @classmethod
+    def from_data(cls, data: Any) -> MulticlassModel:
+        """The kind bound to the labels and order of the (first) matrix."""
+        from bayescm.models.binary import _first_matrix
+
+        first = _first_matrix(data)
+        if first is None:
+            raise TypeError("The multiclass model needs bcm.ConfusionMatrix objects.")
+        return cls(first.coords, ordered=first.ordered)
+
+    @classmethod
+    def from_attrs(cls, attrs: Mapping[str, Any], labels: Sequence[Any]) -> MulticlassModel:
+        """Labels and the ``ordered`` flag from a tree's root attributes."""
+        return cls(labels, ordered=bool(attrs.get("ordered", 0)))
+
+    def root_attrs(self) -> dict[str, Any]:
+        """``ordered = 1`` for ordered classes."""
+        return {"ordered": 1} if self.ordered else {}
+
+    @classmethod
+    def example(cls, random_seed: int = 0) -> Any:
+        """Three ordered classes, 4 x 500 draws."""
+        from bayescm.core.confusion import ConfusionMatrix
+        from bayescm.models.fitting import fit
+
+        cm = ConfusionMatrix([[30, 4, 1], [3, 25, 5], [0, 4, 28]], labels=["low", "mid", "high"],
+                             ordered=True)
+        return fit(cm, draws=500, random_seed=random_seed)
 
     def coords(self) -> dict[str, Any]:
         """Coordinates of the class dims."""
@@ -93,16 +136,6 @@ class MulticlassModel:
         """Priors of ``prevalence`` and ``rates`` (see :func:`resolve_multiclass_priors`)."""
         return resolve_multiclass_priors(self.labels, prior, overrides.get("prevalence"),
                                          overrides.get("rates"))
-
-    @staticmethod
-    def free(priors: Mapping[str, Any]) -> list[str]:
-        """Parameters that are sampled (not fixed)."""
-        return [p for p in PARAMETERS if not isinstance(priors[p], Fixed)]
-
-    @staticmethod
-    def param_dims(name: str) -> tuple[str, ...]:
-        """Dims of a parameter beyond sample and batch dims."""
-        return ("class",) if name == "prevalence" else CELL_DIMS
 
     def exact_posterior(
         self, counts: np.ndarray, priors: Mapping[str, Any], rng: np.random.Generator,
@@ -134,16 +167,11 @@ class MulticlassModel:
         k = len(self.labels)
         free = self.free(priors)
         used = [priors[p] for p in free]
-        if not all(isinstance(p, (Dirichlet, RatesByClass)) and p.proper for p in used):
+        if not all(getattr(p, "family", None) == "dirichlet" and p.proper for p in used):
             return None
         shapes = {"prevalence": (k,), "rates": (k, k)}
         return {p: draw_dirichlet(rng, _alpha(priors[p], shapes[p]), chains, draws)
                 for p in free}
-
-    @staticmethod
-    def improper(priors: Mapping[str, Any]) -> bool:
-        """Whether any sampled parameter has an improper (zero-concentration) prior."""
-        return any(is_conjugate(p) and not p.proper for p in priors.values())
 
     def build_pymc(self, names: list[str] | None, counts: np.ndarray,
                    priors: Mapping[str, Any]) -> Any:
@@ -154,7 +182,7 @@ class MulticlassModel:
         batch = np.asarray(counts, dtype=float)
         for p, shape, desc in (("prevalence", (k,), "row sum"), ("rates", (k, k), "counts")):
             prior = priors[p]
-            if is_conjugate(prior) and not isinstance(prior, Fixed) and not prior.proper:
+            if is_conjugate(prior) and not is_fixed(prior) and not prior.proper:
                 data = batch.sum(axis=-1) if p == "prevalence" else batch
                 _check_proper(_alpha(prior, shape) + data, prior, p, self.labels, desc, names,
                               batch.sum(axis=-1) == 0)
@@ -169,7 +197,7 @@ class MulticlassModel:
         rows = counts.sum(axis=-1)
         with pm.Model(coords=coords) as model:
             prior = priors["prevalence"]
-            if isinstance(prior, Fixed):
+            if is_fixed(prior):
                 value = np.broadcast_to(np.asarray(prior.value), rows.shape)
                 prev = pm.Data("prevalence", value, dims=dims + ("class",))
             else:
@@ -209,7 +237,7 @@ class MulticlassModel:
         """
         if theta is None:
             fixed = priors["prevalence"]
-            prev = (np.asarray(fixed.value, dtype=float) if isinstance(fixed, Fixed)
+            prev = (np.asarray(fixed.value, dtype=float) if is_fixed(fixed)
                     else params["prevalence"])
             theta = prev[..., :, None] * params["rates"]
         shape = theta.shape[:-2]

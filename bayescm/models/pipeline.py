@@ -19,7 +19,7 @@ from bayescm.core.diagnostics import ess, rhat, rhat_ess_split
 from bayescm.core.streams import child, seed_sequence
 from bayescm.core.validate import check_int as _check_int
 from bayescm.metrics.base import Metric
-from bayescm.priors import Fixed, prior_to_dict
+from bayescm.priors import prior_to_dict
 
 __all__ = ["DIAGNOSTIC_METHODS", "DIAGNOSTIC_NOTES", "check_int", "constant_data",
            "diagnostic_variables", "name_variables", "ordered_draws", "prior_draws",
@@ -65,7 +65,7 @@ def observed_derived(kind: Any, counts: np.ndarray, priors: Mapping[str, Any],
     drawn at the same prevalence.
     """
     params, theta = kind.observed(counts, priors)
-    if any(isinstance(p, Fixed) for p in priors.values()):
+    if any(getattr(p, "fixed", False) for p in priors.values()):
         return kind.derive(params, priors, selected)
     if not getattr(kind, "scale_free", False):  # binary formulas take proportions (acc = tp + tn)
         return kind.derive(params, priors, selected, theta=theta)
@@ -165,7 +165,7 @@ def sample_array(da: xr.DataArray, kind: Any, name: str, batched: bool) -> np.nd
 def constant_data(kind: Any, priors: Mapping[str, Any], coords: Mapping[str, Any]
                   ) -> xr.Dataset | None:
     """The ``constant_data`` group of fixed parameters (a fixed prevalence), or None."""
-    fixed = {p: v for p, v in priors.items() if isinstance(v, Fixed)}
+    fixed = {p: v for p, v in priors.items() if getattr(v, "fixed", False)}
     if not fixed:
         return None
     return box.make_dataset(

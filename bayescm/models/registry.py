@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bayescm.core.schema import add_model_key
+from bayescm.core.schema import add_model_key, remove_model_key
 from bayescm.models.base import ANALYSES, ModelKind, Parameter
 
-__all__ = ["for_data", "get", "keys", "kind_of", "kinds_supporting", "register"]
+__all__ = ["for_data", "get", "keys", "kind_of", "kinds_supporting", "register", "unregister"]
 
 _KINDS: dict[str, type[ModelKind]] = {}
 
@@ -56,6 +56,22 @@ def register[K: type[ModelKind]](cls: K) -> K:
     _KINDS[key] = cls
     add_model_key(key)
     return cls
+
+
+def unregister(key: str) -> None:
+    """Remove a kind added with :func:`register` (results of it can no longer be read).
+
+    Examples
+    --------
+    >>> from bayescm.models import registry
+    >>> registry.unregister("no_such_kind")
+    Traceback (most recent call last):
+    ...
+    ValueError: Unknown model 'no_such_kind'; registered models: ...
+    """
+    get(key)
+    del _KINDS[key]
+    remove_model_key(key)
 
 
 def keys() -> list[str]:
