@@ -16,7 +16,7 @@ from importlib import import_module
 from typing import Any
 
 import bayescm.accessor  # noqa: F401  (registers the idata.bcm accessor on xarray.DataTree)
-from bayescm import metrics, priors
+from bayescm import _compat, metrics, priors
 from bayescm._version import __version__
 from bayescm.analyses.batch import summarize_batch
 from bayescm.analyses.predictive import posterior_predictive, prior_predictive
@@ -42,7 +42,9 @@ from bayescm.priors.elicit import cells_from_metrics, priors_from_matrix, priors
 
 # Submodules with heavier imports (matplotlib) or their own namespace load on first use.
 _LAZY = {"frequentist": "bayescm.analyses.frequentist", "plots": "bayescm.plots",
-         "samplesize": "bayescm.analyses.samplesize", "spec": "bayescm.io.spec"}
+         "samplesize": "bayescm.analyses.samplesize", "spec": "bayescm.io.spec",
+         "hierarchical": "bayescm.models.hierarchical"}
+_compat.install()  # old module paths (bayescm.fitting, bayescm.compare, ...) warn once
 
 
 def __getattr__(name: str) -> Any:

@@ -69,6 +69,16 @@ class _OldPaths(importlib.abc.MetaPathFinder):
 
 
 def install() -> None:
-    """Put the old-path finder on ``sys.meta_path`` (once)."""
+    """Put the old-path finder on ``sys.meta_path`` (once).
+
+    An old module named like a public function (``bayescm.summary``, ``bayescm.simulate``)
+    is put in ``sys.modules`` directly: importing it through the finder would bind the module
+    to the package attribute and hide the function ``bcm.summary``.
+    """
+    package = sys.modules["bayescm"]
+    for old, new in MOVED.items():
+        attr = getattr(package, old, None)
+        if attr is not None and not isinstance(attr, ModuleType):
+            sys.modules.setdefault(f"bayescm.{old}", importlib.import_module(f"bayescm.{new}"))
     if not any(isinstance(f, _OldPaths) for f in sys.meta_path):
         sys.meta_path.append(_OldPaths())

@@ -45,3 +45,11 @@ def test_objects_pickled_under_an_old_path_load() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         assert pickle.loads(data) == cm
+
+
+def test_old_paths_named_like_functions_do_not_hide_them() -> None:
+    from bayescm.simulate import simulate_counts
+    from bayescm.summary import informedness
+
+    assert callable(bcm.summary) and callable(bcm.simulate)
+    assert informedness is bcm.informedness and simulate_counts is bcm.simulate_counts

@@ -28,6 +28,7 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
+from bayescm.core.stats import hdi_prob_for
 from bayescm.core.streams import record, seed_from_attrs, seed_sequence
 from bayescm.core.validate import check_int
 from bayescm.metrics.base import Metric, resolve_metrics
@@ -144,7 +145,6 @@ class FitContext:
                        method: str = "auto", random_seed: Any = None) -> FitContext:
         """The context of ``fit(data, ...)``: the kind, resolved priors and metrics, counts."""
         from bayescm.core.confusion import as_batch
-        from bayescm.core.stats import HDI_PROB, check_prob
         from bayescm.models.binary import matrices_counts
 
         kind = registry.for_data(data, model)
@@ -159,7 +159,7 @@ class FitContext:
         return cls(kind=kind, priors=resolved, metrics=selected, counts=counts, names=names,
                    draws=check_int(kind.default_draws if draws is None else draws, "draws", 1),
                    chains=check_int(chains, "chains", 1),
-                   hdi_prob=check_prob(HDI_PROB if hdi_prob is None else hdi_prob), method=method,
+                   hdi_prob=hdi_prob_for(hdi_prob), method=method,
                    seed=seed_sequence(random_seed), data=data)
 
     @classmethod
@@ -202,7 +202,7 @@ class FitContext:
         return cls(kind=kind, priors=priors, metrics=selected, counts=counts, names=names_,
                    draws=int(attrs.get("draws", ds.sizes["draw"])),
                    chains=int(attrs.get("chains", ds.sizes["chain"])),
-                   hdi_prob=float(attrs.get("hdi_prob", 0.95)),
+                   hdi_prob=hdi_prob_for(None, idata),
                    method=str(attrs.get("method", "auto")), seed=seed,
                    provenance={k: v for k, v in attrs.items() if k not in _DERIVED_ATTRS})
 

@@ -23,7 +23,7 @@ import xarray as xr
 from bayescm.core import container as box
 from bayescm.core.resources import check_memory
 from bayescm.core.scores import Scores
-from bayescm.core.stats import HDI_PROB, check_prob
+from bayescm.core.stats import hdi_prob_for
 from bayescm.core.streams import child, record, seed_sequence
 from bayescm.core.validate import check_int, check_real
 from bayescm.metrics.base import BINARY_METRICS, Metric, evaluate, resolve_metrics
@@ -60,7 +60,7 @@ def fit_scores(
     fpr_range: tuple[float, float] = (0.0, 0.1),
     grid_size: int = 201,
     n_bins: int = 10,
-    hdi_prob: float = HDI_PROB,
+    hdi_prob: float | None = None,
 ) -> xr.DataTree:
     """Posterior of the ROC and PR curves, AUC, calibration and thresholded metrics of scores.
 
@@ -83,8 +83,9 @@ def fit_scores(
         Points of the ``fpr`` and ``recall`` grids (0 to 1).
     n_bins : int, default 10
         Equal-width score bins of the reliability curve (scores must be probabilities).
-    hdi_prob : float, default 0.95
-        Recorded as the default interval probability of :func:`bayescm.summary`.
+    hdi_prob : float, optional
+        Recorded as the default interval probability of :func:`bayescm.summary`; default
+        ``bcm.rcParams["stats.hdi_prob"]``.
 
     Returns
     -------
@@ -110,7 +111,7 @@ def fit_scores(
         raise TypeError(f"fit_scores needs a bcm.Scores, got {type(data).__name__}.")
     draws = check_int(draws, "draws", 1)
     chains = check_int(chains, "chains", 1)
-    hdi_prob = check_prob(hdi_prob)
+    hdi_prob = hdi_prob_for(hdi_prob)
     threshold = check_real(threshold, "threshold")
     grid_size = check_int(grid_size, "grid_size", 2, 100_000)
     n_bins = check_int(n_bins, "n_bins", 1, 10_000)
