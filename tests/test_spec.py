@@ -101,3 +101,22 @@ def test_simulate_table_draws_reproducible_batches():
 def test_bad_simulate_tables(raw, message):
     with pytest.raises(SpecError, match=message):
         parse_spec(raw, name="bad")
+
+
+def test_a_packaged_dataset_is_a_data_form() -> None:
+    spec = parse_spec({"name": "w", "data": {"dataset": "wordle"}, "options": {"draws": 50}})
+    assert spec.data.n == 118 and spec.data.ordered
+    batch = parse_spec({"name": "s1", "data": {"dataset": "literature_table_s1"}})
+    assert len(batch.data) == 24
+    with pytest.raises(SpecError, match=r"Unknown data set 'nope'.*wordle"):
+        parse_spec({"name": "x", "data": {"dataset": "nope"}})
+    with pytest.raises(SpecError, match="name of a packaged data set"):
+        parse_spec({"name": "x", "data": {"dataset": 3}})
+
+
+def test_the_models_folder_has_no_copy_of_a_packaged_dataset() -> None:
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "models"
+    assert not list(folder.rglob("*.csv"))
+    assert 'dataset = "literature_table_s1"' in (folder / "literature_table_s1.toml").read_text()

@@ -16,7 +16,7 @@ from typing import Any
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.validate import keyword_checked
 
-__all__ = ["literature_matrices", "literature_table", "mushrooms", "wordle"]
+__all__ = ["DATASETS", "literature_matrices", "literature_table", "load", "mushrooms", "wordle"]
 
 
 @keyword_checked
@@ -96,3 +96,38 @@ def wordle() -> ConfusionMatrix:
     ]
     counts = [list(col) for col in zip(*printed, strict=True)]
     return ConfusionMatrix(counts, labels=["2", "3", "4", "5", "6", "X"], ordered=True)
+
+
+DATASETS = {"literature_table_s1": literature_matrices, "mushrooms": mushrooms,
+            "wordle": wordle}
+"""Packaged data sets by name (the ``dataset = "..."`` form of an analysis spec)."""
+
+
+@keyword_checked
+def load(name: str) -> ConfusionMatrix | dict[str, ConfusionMatrix]:
+    """A packaged data set by name: one matrix, or a batch ``{name: matrix}``.
+
+    Parameters
+    ----------
+    name : {"literature_table_s1", "mushrooms", "wordle"}
+        The data set.
+
+    Returns
+    -------
+    ConfusionMatrix or dict of str -> ConfusionMatrix
+
+    Raises
+    ------
+    ValueError
+        An unknown name (the message lists the known ones).
+
+    Examples
+    --------
+    >>> from bayescm.io import datasets
+    >>> len(datasets.load("literature_table_s1")), datasets.load("wordle").n
+    (24, 118)
+    """
+    if name not in DATASETS:
+        raise ValueError(f"Unknown data set {name!r}; packaged data sets: "
+                         f"{', '.join(DATASETS)}.")
+    return DATASETS[name]()

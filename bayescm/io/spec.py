@@ -24,6 +24,8 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     #                                #   name column (id_column, default "id") -> a batch
     # [data.classifiers.NAME]        # an inline batch: one table of tp, fn, tn, fp per name
     # tp = 26 ...
+    # dataset = "literature_table_s1"  # a data set shipped with the package (also "mushrooms",
+    #                                #   "wordle"; see bcm.datasets.load)
 
     # [simulate]                     # instead of [data]: matrices drawn by bcm.simulate
     # n = [20, 100, 500]             #   samples per matrix (one size or several)
@@ -332,8 +334,8 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
     if "data" in raw and "simulate" in raw:
         raise SpecError(f"{where}give either [data] or [simulate], not both.")
     if "data" not in raw and "simulate" not in raw:
-        raise SpecError(f"{where}missing [data] table: give tp/fn/tn/fp, counts, csv, table or "
-                        "[data.classifiers] (or simulate matrices with [simulate]).")
+        raise SpecError(f"{where}missing [data] table: give tp/fn/tn/fp, counts, csv, table, "
+                        "dataset or [data.classifiers] (or simulate matrices with [simulate]).")
     base = source.parent if source is not None else Path.cwd()
     if "simulate" in raw:
         data = _parse_simulate(raw["simulate"], source)

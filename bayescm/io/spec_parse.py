@@ -14,13 +14,14 @@ from bayescm.priors import from_dict
 
 TOP_KEYS = ("name", "description", "data", "simulate", "priors", "options", "outputs")
 SIMULATE_KEYS = ("n", "prevalence", "tpr", "tnr", "size", "seed")
-DATA_FORMS = ("tp", "counts", "csv", "table", "classifiers")
+DATA_FORMS = ("tp", "counts", "csv", "table", "classifiers", "dataset")
 DATA_KEYS = {
     "tp": CELL_KEYS + ("labels",),
     "counts": ("counts", "labels", "positive", "ordered"),
     "csv": ("csv", "positive", "ordered"),
     "table": ("table", "id_column"),
     "classifiers": ("classifiers", "labels"),
+    "dataset": ("dataset",),
 }
 PRIOR_KEYS = ("default", "prevalence", "tpr", "tnr", "rates")
 OPTION_KEYS = ("draws", "chains", "seed", "method", "metrics", "hdi_prob")
@@ -114,8 +115,8 @@ def _parse_data(data: Any, base: Path, source: Any) -> ConfusionMatrix | dict[st
         if any(k in data for k in CELL_KEYS):
             forms = ["tp"]
         else:
-            raise SpecError(f"{where}[data] has no data: give tp/fn/tn/fp, counts, csv, table "
-                            "or [data.classifiers].")
+            raise SpecError(f"{where}[data] has no data: give tp/fn/tn/fp, counts, csv, table, "
+                            "dataset or [data.classifiers].")
     if len(forms) > 1:
         raise SpecError(f"{where}[data] gives both {forms[0]!r} and {forms[1]!r}; use one form.")
     form = forms[0]
@@ -136,6 +137,13 @@ def _parse_data(data: Any, base: Path, source: Any) -> ConfusionMatrix | dict[st
             return read_matrix_csv(_data_path(data["csv"], base, "csv", source),
                                    positive=data.get("positive"),
                                    ordered=data.get("ordered", False))
+        if form == "dataset":
+            from bayescm.io import datasets
+
+            if not isinstance(data["dataset"], str):
+                raise SpecError(f"{where}[data] dataset must be the name of a packaged data "
+                                f"set ({', '.join(datasets.DATASETS)}).")
+            return datasets.load(data["dataset"])
         if form == "table":
             id_column = data.get("id_column", "id")
             return read_table_csv(_data_path(data["table"], base, "table", source), id_column)
