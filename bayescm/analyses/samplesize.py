@@ -29,7 +29,7 @@ import numpy as np
 
 from bayescm.core.betahdi import beta_hdi
 from bayescm.core.stats import hdi_prob_for
-from bayescm.core.streams import seed_sequence
+from bayescm.core.streams import generator, seed_sequence
 from bayescm.core.validate import (
     check_int,
     check_int_array,
@@ -222,8 +222,7 @@ def simulated_mu(
     prob = hdi_prob_for(hdi_prob)
     gen_a, gen_b = _generating(mode, concentration)
     base = _analysis_prior(prior)
-    rng = np.random.default_rng(seed_sequence(random_seed) if not isinstance(
-        random_seed, np.random.SeedSequence) else random_seed)
+    rng, _ = generator(random_seed)
     p = rng.beta(gen_a, gen_b, size=int(n_sims))
     nn = sizes[..., None]
     k = rng.binomial(nn, p)

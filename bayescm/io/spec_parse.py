@@ -6,9 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from bayescm.core.confusion import ConfusionMatrix
+from bayescm.core.streams import generator
 from bayescm.io.readers import CELL_KEYS, read_matrix_csv, read_table_csv
 from bayescm.priors import from_dict
 
@@ -189,7 +188,7 @@ def _parse_simulate(table: Any, source: Any) -> dict[str, ConfusionMatrix]:
             raise SpecError(f"{where}[simulate] {key} must be a whole number >= {low}, got "
                             f"{value!r}.")
     truth = {k: table[k] for k in ("prevalence", "tpr", "tnr") if k in table}
-    rng = np.random.default_rng(seed)
+    rng, _ = generator(seed, "[simulate] seed")
     out: dict[str, ConfusionMatrix] = {}
     try:
         for n in sizes:
