@@ -28,10 +28,9 @@ from bayescm.core.counts import encode_labels
 from bayescm.core.resources import check_memory
 from bayescm.core.stats import hdi_prob_for
 from bayescm.core.streams import generator
-from bayescm.core.validate import keyword_checked
+from bayescm.core.validate import check_int, check_probability, keyword_checked
 from bayescm.metrics.base import Metric
 from bayescm.models.paired import _kind_and_catalogue, _metric_values, _select_metrics
-from bayescm.models.pipeline import check_int
 
 __all__ = ["bootstrap", "BootstrapResult", "binomial_interval", "BINOMIAL_METHODS"]
 
@@ -72,13 +71,7 @@ class BootstrapResult:
 
 
 def _check_ci(ci: Any) -> float:
-    if ci is None:
-        return hdi_prob_for()
-    if isinstance(ci, bool) or not isinstance(ci, (int, float, np.number)):
-        raise TypeError(f"ci must be a number in (0, 1), got {ci!r}.")
-    if not 0.0 < ci < 1.0:
-        raise ValueError(f"ci must lie strictly between 0 and 1, got {ci}.")
-    return float(ci)
+    return hdi_prob_for() if ci is None else check_probability(ci, "ci")
 
 
 def _resample(rng: np.random.Generator, counts: np.ndarray, n_boot: int) -> np.ndarray:

@@ -44,7 +44,7 @@ import xarray as xr
 from bayescm.core import container as box
 from bayescm.core.counts import encode_labels
 from bayescm.core.stats import hdi_prob_for
-from bayescm.core.validate import keyword_checked
+from bayescm.core.validate import check_int, keyword_checked
 from bayescm.metrics.base import Metric, catalogue_for
 from bayescm.models.paired import (
     _check_names,
@@ -55,7 +55,6 @@ from bayescm.models.paired import (
     _structured_prior,
     _tree,
 )
-from bayescm.models.pipeline import check_int
 from bayescm.priors import Dirichlet
 
 __all__ = ["compare_paired", "compare_paired_counts", "comparison_table", "encode_labels"]

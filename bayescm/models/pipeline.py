@@ -17,11 +17,10 @@ from bayescm._version import __version__
 from bayescm.core import container as box
 from bayescm.core.diagnostics import ess, rhat, rhat_ess_split
 from bayescm.core.streams import child, seed_sequence
-from bayescm.core.validate import check_int as _check_int
 from bayescm.metrics.base import Metric
 from bayescm.priors import prior_to_dict
 
-__all__ = ["DIAGNOSTIC_METHODS", "DIAGNOSTIC_NOTES", "check_int", "constant_data",
+__all__ = ["DIAGNOSTIC_METHODS", "DIAGNOSTIC_NOTES", "constant_data",
            "diagnostic_variables", "name_variables", "ordered_draws", "prior_draws",
            "sample_array", "seeds", "stored_values", "tree_attrs"]
 
@@ -34,11 +33,6 @@ DIAGNOSTIC_NOTES = {
     ),
     "nuts": "rank-normalised split R-hat and bulk ESS (Vehtari et al. 2021), as in ArviZ",
 }
-
-
-def check_int(value: Any, name: str, minimum: int) -> int:
-    """Validate an integer count argument (bools are not integers here)."""
-    return _check_int(value, name, minimum)
 
 
 def seeds(random_seed: Any) -> tuple[np.random.Generator, np.random.Generator, int]:
