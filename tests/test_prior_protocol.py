@@ -213,7 +213,7 @@ def test_spec_forms_go_through_from_dict():
 
 
 def test_tree_attributes_decode_to_the_fit_priors():
-    from bayescm.models.trees import decoded_priors
+    from bayescm.models.context import decoded_priors
 
     tree = bcm.fit(COCAINE, tpr=bcm.Beta(2, 8), prevalence=bcm.Fixed(0.5), prior="jeffreys",
                    draws=50, random_seed=0)

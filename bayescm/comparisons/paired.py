@@ -46,16 +46,8 @@ from bayescm.core.counts import encode_labels
 from bayescm.core.stats import hdi_prob_for
 from bayescm.core.validate import check_int, keyword_checked
 from bayescm.metrics.base import Metric, catalogue_for
-from bayescm.models.paired import (
-    _check_names,
-    _check_rope,
-    _kind_and_catalogue,
-    _paired_alpha,
-    _select_metrics,
-    _structured_prior,
-    _tree,
-)
-from bayescm.priors import Dirichlet
+from bayescm.models.paired import _check_names, _check_rope, _tree, joint_tree
+from bayescm.models.paired_prior import _paired_alpha
 
 __all__ = ["compare_paired", "compare_paired_counts", "comparison_table", "encode_labels"]
 
@@ -162,41 +154,9 @@ def compare_paired(
     np.True_
     """
     classes, t, (a, b) = encode_labels(y_true, [pred_a, pred_b], labels, positive)
-    k = len(classes)
-    kind, catalogue = _kind_and_catalogue(k, positive)
-    selected = _select_metrics(metrics, catalogue, kind, bool(ordered))
-    draws = check_int(draws, "draws", 1)
-    chains = check_int(chains, "chains", 1)
-    hdi_prob = hdi_prob_for(hdi_prob)
-    names = _check_names(names)
-    rope_map = _check_rope(rope, [m.name for m in selected])
-    str_classes = [str(c) for c in classes]
-    if isinstance(prior, Dirichlet):  # a concentration over the K^3 cells themselves
-        alpha: Any = _paired_alpha(prior, k ** 3)
-        prior_record: dict[str, Any] = {"dist": "Dirichlet", "alpha": alpha.tolist()
-                                        if np.unique(alpha).size > 1 else float(alpha[0])}
-    else:
-        alpha, prior_record = _structured_prior(prior, str_classes)
-    counts = np.bincount((t * k + a) * k + b, minlength=k ** 3).reshape(k, k, k)
-
-    def theta_fn(cells: np.ndarray) -> np.ndarray:
-        return np.stack([cells.sum(axis=-1), cells.sum(axis=-2)], axis=-3)
-
-    coords = {"true_class": str_classes, "pred_class": str_classes, "pred_a": str_classes,
-              "pred_b": str_classes, "classifier": names}
-    marginal = np.stack([counts.sum(axis=-1), counts.sum(axis=-2)])
-    attrs = {"family": kind, "comparison": "paired: prevalence x Dirichlet over (A, B) per true "
-                                          "class",
-             "labels": box.json_attr(str_classes), "classifiers": box.json_attr(names),
-             "prior": box.json_attr(prior_record)}
-    if positive is not None:
-        attrs["positive"] = str(positive)
-    if ordered:
-        attrs["ordered"] = 1
-    return _tree(counts, alpha, ("true_class", "pred_a", "pred_b"), coords, theta_fn, selected,
-                 kind, rope_map, draws, chains, random_seed, hdi_prob, attrs,
-                 {"marginal_counts": (("classifier", "true_class", "pred_class"), marginal,
-                                      {"long_name": "each classifier's confusion matrix"})})
+    return joint_tree(classes, t, a, b, positive=positive, ordered=bool(ordered),
+                      metrics=metrics, prior=prior, draws=draws, chains=chains,
+                      random_seed=random_seed, hdi_prob=hdi_prob, names=names, rope=rope)
 
 
 @keyword_checked

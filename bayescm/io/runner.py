@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 import xarray as xr
@@ -25,9 +25,26 @@ from bayescm.models import registry
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from bayescm.io.spec import AnalysisSpec
+__all__ = ["DEFAULT_FIGURE_METRICS", "OutputPlan", "figure", "write_outputs"]
 
-__all__ = ["DEFAULT_FIGURE_METRICS", "figure", "write_outputs"]
+
+class OutputPlan(Protocol):
+    """What :func:`write_outputs` reads of a specification.
+
+    :class:`~bayescm.io.spec.AnalysisSpec` is one: its name, the tables and figures to write,
+    and the figures' metrics and format.
+    """
+
+    @property
+    def name(self) -> str: ...  # noqa: D102
+    @property
+    def tables(self) -> Sequence[str]: ...  # noqa: D102
+    @property
+    def figures(self) -> Sequence[str]: ...  # noqa: D102
+    @property
+    def figure_metrics(self) -> Sequence[str]: ...  # noqa: D102
+    @property
+    def figure_format(self) -> str: ...  # noqa: D102
 
 DEFAULT_FIGURE_METRICS = {
     "binary": ("acc", "tpr", "tnr", "bm"),
@@ -147,7 +164,7 @@ def _forest_legend(fig: Figure, prob: float) -> None:
 
 @keyword_checked
 def write_outputs(
-    spec: AnalysisSpec,
+    spec: OutputPlan,
     idata: xr.DataTree,
     folder: str | Path,
     progress: Callable[[str], None] | None = None,
@@ -159,7 +176,7 @@ def write_outputs(
 
     Parameters
     ----------
-    spec : AnalysisSpec
+    spec : OutputPlan
         The specification (outputs, name, figure options).
     idata : xarray.DataTree
         Its fitted result.

@@ -7,16 +7,15 @@ The key is what a result tree stores in its root attribute ``model``; :func:`bay
 strings. A kind declares
 
 * ``key``, ``description`` (for messages: "a paired comparison") and ``analyses`` (the analyses
-  that apply to its results, checked by :meth:`ModelKind.require`);
+  that apply to its results, checked by :func:`bayescm.models.registry.require`);
 * ``parameters``: a table of :class:`Parameter` (dims, long name, conjugate family, whether it
   can be fixed), from which the prior keywords, dims and long names follow;
 * ``has_exact``: whether a closed-form (exact) sampler exists for conjugate priors;
 
 and implements the steps of the fitting pipeline: resolve priors, draw the parameters (exactly
 with NumPy, or build the PyMC model for NUTS), derive ``theta`` and the metrics, and the observed
-point values. :meth:`ModelKind.fit` runs the standard pipeline
-(:func:`bayescm.models.fitting.fit_standard`); kinds with their own data (scores) or their own
-sampler (the hierarchical model) override it.
+point values, which :func:`bayescm.models.fitting.fit_standard` runs; kinds with their own data
+(scores) or their own sampler (the hierarchical model) override :meth:`ModelKind.fit`.
 
 Examples
 --------
@@ -40,7 +39,6 @@ if TYPE_CHECKING:
     import xarray as xr
 
     from bayescm.metrics.base import Metric
-    from bayescm.models.context import FitContext
 
 __all__ = ["ANALYSES", "Derived", "ModelKind", "Parameter"]
 
@@ -173,28 +171,6 @@ class ModelKind(ABC):
         """The kind bound to the labels (and options) of ``data``."""
         raise TypeError(f"The {cls.key} model is not fitted from {type(data).__name__}.")
 
-    def require(self, analysis: str, remedy: str = "") -> None:
-        """Raise a ValueError naming the kind when ``analysis`` does not apply to it.
-
-        Examples
-        --------
-        >>> from bayescm.models import registry
-        >>> registry.get("paired")(["a", "b"]).require("with_prevalence")  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        ValueError: with_prevalence needs a binary or multiclass fit; this is a paired ...
-        """
-        if analysis in self.analyses:
-            return
-        from bayescm.models.registry import kinds_supporting
-
-        able = kinds_supporting(analysis)
-        names = (", ".join(able[:-1]) + " or " + able[-1]) if len(able) > 1 else (
-            able[0] if able else "another")
-        raise ValueError(
-            f"{analysis} needs a {names} fit; this is {self.description or 'a ' + self.key}. "
-            f"{remedy or 'Apply it to the fit of one classifier’s matrix (bcm.fit).'}")
-
     def free(self, priors: Mapping[str, Any]) -> list[str]:
         """Parameters that are sampled (not fixed)."""
         return [p.name for p in self.parameters
@@ -242,11 +218,15 @@ class ModelKind(ABC):
                skip: np.ndarray | None = None) -> Derived:
         """Parameters, ``theta`` and metrics as ``{name: (extra_dims, array)}``."""
 
-    def fit(self, ctx: FitContext, options: Mapping[str, Any]) -> xr.DataTree:
-        """Fit the context's data; the standard pipeline unless the kind overrides it."""
-        from bayescm.models.fitting import fit_standard
+    def fit(self, ctx: Any, options: Mapping[str, Any]) -> xr.DataTree | None:
+        """A kind's own way to fit (its own data or sampler); None runs the standard pipeline.
 
-        return fit_standard(self, ctx, options)
+        ``ctx`` is the :class:`~bayescm.models.context.FitContext` of the call and ``options``
+        ``fit``'s sampler options. Kinds fitted from confusion matrices with the standard steps
+        keep this default: :func:`bayescm.models.fitting.fit` then runs
+        :func:`~bayescm.models.fitting.fit_standard`.
+        """
+        return None
 
     @classmethod
     def example(cls, random_seed: int = 0) -> xr.DataTree:

@@ -291,7 +291,3 @@ def _first_matrix(data: Any) -> ConfusionMatrix | None:
         list(data) if isinstance(data, (list, tuple)) else [])
     return values[0] if values and isinstance(values[0], ConfusionMatrix) else None
 
-
-def matrices_counts(mats: Sequence[ConfusionMatrix]) -> np.ndarray:
-    """Stack matrices into ``(B, K, K)`` counts."""
-    return np.stack([cm.counts for cm in mats])

@@ -14,6 +14,7 @@ import numpy as np
 from bayescm.core.validate import HINTS as _HINTS
 from bayescm.core.validate import warn_user
 from bayescm.priors import is_conjugate
+from bayescm.priors.multiclass import _alpha
 
 METHODS = ("auto", "exact", "nuts")
 
@@ -28,8 +29,6 @@ def check_prior_strength(kind: Any, priors: Mapping[str, Any], counts: np.ndarra
     rates = priors.get("rates")
     if rates is None or not is_conjugate(rates) or kind.parameter("rates").family != "dirichlet":
         return
-    from bayescm.models.multiclass import _alpha
-
     k = counts.shape[-1]
     strength = _alpha(rates, (k, k)).sum(axis=-1)  # (K,)
     rows = counts.sum(axis=-1)  # (B, K)

@@ -34,7 +34,7 @@ from bayescm.core.validate import check_int
 from bayescm.metrics.base import Metric, resolve_metrics
 from bayescm.models import registry
 from bayescm.models.base import Derived, ModelKind
-from bayescm.priors import prior_to_dict
+from bayescm.priors import from_dict, prior_to_dict
 
 __all__ = ["FitContext", "assemble", "checked_overrides", "diagnostic_names"]
 
@@ -76,6 +76,23 @@ def checked_overrides(kind: ModelKind, overrides: Mapping[str, Any]) -> dict[str
             f"{unknown} are not parameters of the {kind.key} model; its priors are set with "
             f"priors={{...}} keyed by {', '.join(kind.prior_arguments)} (valid keys).")
     return {k: v for k, v in overrides.items() if k in kind.prior_arguments}
+
+
+def decoded_priors(idata: xr.DataTree) -> dict[str, Any]:
+    """The fit's priors rebuilt from the tree's attributes (:func:`bayescm.priors.from_dict`).
+
+    A prior that cannot be rebuilt (a custom factory stored by its description, or a form this
+    version does not know) stays the stored dict: it is not fixed, which is all an analysis of
+    the tree needs to know of it (:func:`bayescm.refit` asks for it again).
+    """
+    raw = box.read_json_attr(idata, "priors") if "priors" in idata.attrs else {}
+    out: dict[str, Any] = {}
+    for name, spec in raw.items():
+        try:
+            out[name] = from_dict(spec, parameter=name)
+        except (ValueError, TypeError):
+            out[name] = spec
+    return out
 
 
 def merged_priors(priors: Mapping[str, Any] | None, keywords: Mapping[str, Any]
@@ -145,13 +162,12 @@ class FitContext:
                        method: str = "auto", random_seed: Any = None) -> FitContext:
         """The context of ``fit(data, ...)``: the kind, resolved priors and metrics, counts."""
         from bayescm.core.confusion import as_batch
-        from bayescm.models.binary import matrices_counts
 
         kind = registry.for_data(data, model)
         names, counts = None, None
         if kind.accepts_matrices:
             names, mats = as_batch(data)
-            counts = matrices_counts(mats)
+            counts = np.stack([cm.counts for cm in mats])
         overrides = checked_overrides(kind, merged_priors(priors, dict(keywords or {})))
         resolved = kind.resolve_priors(prior, overrides)
         selected = kind.select_metrics(
@@ -171,8 +187,6 @@ class FitContext:
         Custom metrics cannot be rebuilt from a tree (their functions are not stored): when the
         fit had some and ``metrics`` is not given, a ValueError says how to pass them.
         """
-        from bayescm.models.trees import decoded_priors
-
         kind = registry.kind_of(idata, analysis, remedy)
         attrs = box.root_attrs(idata)
         priors = decoded_priors(idata)

@@ -185,7 +185,8 @@ def fit(
         options["group"] = group
     if progressbar:
         options["progressbar"] = progressbar
-    return ctx.kind.fit(ctx, options)
+    own = ctx.kind.fit(ctx, options)  # a kind with its own data or sampler
+    return fit_standard(ctx.kind, ctx, options) if own is None else own
 
 
 def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -> xr.DataTree:

@@ -14,14 +14,21 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
-from bayescm.core.exact import draw_dirichlet
-from bayescm.core.stats import hdi
-from bayescm.core.streams import record, seed_sequence, streams
+from bayescm.core.stats import hdi, hdi_prob_for
+from bayescm.core.streams import record, seed_sequence
+from bayescm.core.validate import check_int
 from bayescm.metrics.base import Metric, catalogue_for, resolve_metrics
 from bayescm.models.base import ModelKind, Parameter
+from bayescm.models.paired_prior import (
+    _draw_cells,
+    _paired_alpha,
+    _proper,
+    _rng,
+    _structured_prior,
+)
 from bayescm.models.pipeline import diagnostic_variables
 from bayescm.models.registry import register
-from bayescm.priors import Beta, Dirichlet, Fixed, resolve_prior
+from bayescm.priors import Dirichlet
 
 
 def _kind_and_catalogue(n_classes: int, positive: Hashable | None) -> tuple[str, dict[str, Metric]]:
@@ -40,28 +47,6 @@ def _kind_and_catalogue(n_classes: int, positive: Hashable | None) -> tuple[str,
             "catalogue (bayescm.metrics.base.catalogue_for('multiclass')), not available in this "
             "version; for two classes pass positive=<the positive class>."
         ) from None
-
-
-def _paired_alpha(prior: Any, n_cells: int) -> np.ndarray:
-    """The Dirichlet concentration over the cells from a prior name or bcm.Dirichlet."""
-    if isinstance(prior, Dirichlet):
-        alpha = np.asarray(prior.alpha, dtype=float)
-        if alpha.ndim == 1 and alpha.size != n_cells:
-            raise ValueError(
-                f"The Dirichlet prior has {alpha.size} entries but the joint table has "
-                f"{n_cells} cells (K^3 in the order true, A, B; or 4 for the agreement table)."
-            )
-        return np.broadcast_to(alpha, (n_cells,)).astype(float)
-    if isinstance(prior, Fixed):
-        raise ValueError("A paired comparison cannot fix the cell probabilities; use a prior.")
-    p = resolve_prior(prior, "the joint cell probabilities")
-    if not isinstance(p, Beta) or p.alpha != p.beta:
-        raise TypeError(
-            "The paired model takes a symmetric Dirichlet over its cells: pass 'laplace' "
-            "(alpha = 1), 'jeffreys' (1/2), 'haldane' (0) or bcm.Dirichlet(alpha); got "
-            f"{prior!r}."
-        )
-    return np.full(n_cells, p.alpha)
 
 
 def _check_rope(rope: Any, names: Sequence[str]) -> dict[str, float]:
@@ -89,75 +74,6 @@ def _check_names(names: Any) -> list[str]:
     return names
 
 
-def _proper(alpha: Any) -> bool:
-    parts = alpha if isinstance(alpha, tuple) else (alpha,)
-    return all(bool(np.all(np.asarray(a) > 0)) for a in parts)
-
-
-def _draw_cells(rng: np.random.Generator, alpha: Any, counts: np.ndarray, chains: int,
-                draws: int, check: bool = False) -> np.ndarray:
-    """Cell probabilities ``(chains, draws, *counts.shape)`` from the conjugate posterior."""
-    if not isinstance(alpha, tuple):  # one Dirichlet over every cell
-        post = counts.reshape(-1).astype(float) + alpha
-        if check:
-            _check_positive_cells(post.reshape(counts.shape))
-        return draw_dirichlet(rng, post, chains, draws).reshape((chains, draws) + counts.shape)
-    prev_alpha, joint_alpha = alpha
-    k = counts.shape[0]
-    prev_post = prev_alpha + counts.sum(axis=(1, 2))
-    joint_post = joint_alpha + counts
-    if check:
-        _check_positive_cells(joint_post, prev_post)
-    prev = draw_dirichlet(rng, prev_post, chains, draws)  # (chains, draws, K)
-    joint = draw_dirichlet(rng, joint_post.reshape(k, -1), chains, draws)  # (.., K, K * K)
-    return (prev[..., None] * joint).reshape((chains, draws) + counts.shape)
-
-
-def _check_positive_cells(joint: np.ndarray, prev: np.ndarray | None = None) -> None:
-    bad = joint <= 0
-    if prev is not None and np.any(prev <= 0):
-        raise ValueError("The improper (Haldane) prior leaves a true class without samples and "
-                         "without concentration, so the posterior is improper; use "
-                         "prior='weak' or 'jeffreys'.")
-    if np.any(bad):
-        cell = np.unravel_index(int(np.argmax(bad)), joint.shape)
-        raise ValueError(
-            f"The improper (Haldane) prior leaves cell {tuple(map(int, cell))} with zero count "
-            "and zero concentration, so the posterior is improper; use prior='weak' or "
-            "'jeffreys'."
-        )
-
-
-def _structured_prior(prior: Any, labels: list[str]) -> tuple[tuple[np.ndarray, np.ndarray],
-                                                               dict[str, Any]]:
-    """The paired prior that has ``fit``'s prior as each classifier's margin.
-
-    For each true class ``k`` with ``fit``'s rates concentration ``beta_k`` the (A, B) pairs get
-    ``alpha_k[l, m] = beta_k[l] beta_k[m] / sum(beta_k)``: its row and column sums are
-    ``beta_k``, so (Dirichlet aggregation) A's and B's rates have exactly ``fit``'s prior and
-    posterior, and the total strength per true class is ``fit``'s, not K times it.
-    """
-    from bayescm.models.multiclass import _alpha, resolve_multiclass_priors
-
-    k = len(labels)
-    chosen = resolve_multiclass_priors(labels, prior)
-    prev = np.asarray(_alpha(chosen["prevalence"], (k,)), dtype=float)
-    rates = np.asarray(_alpha(chosen["rates"], (k, k)), dtype=float)
-    total = rates.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        joint = np.where(total[:, None, None] > 0,
-                         rates[:, :, None] * rates[:, None, :] / total[:, None, None], 0.0)
-    record = {"dist": "paired", "name": chosen["rates"].name, "prevalence": prev.tolist(),
-              "rates": rates.tolist()}
-    return (prev, joint), record
-
-
-def _rng(seq: np.random.SeedSequence) -> tuple[np.random.Generator, np.random.Generator]:
-    post, prior = streams(seq, 2)
-    return post, prior
-
-
-# ---------------------------------------------------------------------------- metrics
 def _metric_values(metric: Metric, theta: np.ndarray, kind: str) -> np.ndarray:
     """A metric on confusion probabilities ``theta[..., true, pred]`` (any leading shape)."""
     from bayescm.metrics import evaluate_theta  # the one evaluation on theta
@@ -319,6 +235,52 @@ def _tree(
     return tree
 
 
+def joint_tree(classes: Sequence[Any], t: np.ndarray, a: np.ndarray, b: np.ndarray, *,
+               positive: Hashable | None, ordered: bool, metrics: Any, prior: Any, draws: Any,
+               chains: Any, random_seed: Any, hdi_prob: float | None, names: Any,
+               rope: Any) -> xr.DataTree:
+    """The paired result of integer-coded labels ``t`` and predictions ``a``, ``b``.
+
+    :func:`bayescm.compare_paired` validates and encodes the labels and calls this; see there
+    for the arguments.
+    """
+    k = len(classes)
+    kind, catalogue = _kind_and_catalogue(k, positive)
+    selected = _select_metrics(metrics, catalogue, kind, bool(ordered))
+    draws = check_int(draws, "draws", 1)
+    chains = check_int(chains, "chains", 1)
+    hdi_prob = hdi_prob_for(hdi_prob)
+    names = _check_names(names)
+    rope_map = _check_rope(rope, [m.name for m in selected])
+    str_classes = [str(c) for c in classes]
+    if isinstance(prior, Dirichlet):  # a concentration over the K^3 cells themselves
+        alpha: Any = _paired_alpha(prior, k ** 3)
+        prior_record: dict[str, Any] = {"dist": "Dirichlet", "alpha": alpha.tolist()
+                                        if np.unique(alpha).size > 1 else float(alpha[0])}
+    else:
+        alpha, prior_record = _structured_prior(prior, str_classes)
+    counts = np.bincount((t * k + a) * k + b, minlength=k ** 3).reshape(k, k, k)
+
+    def theta_fn(cells: np.ndarray) -> np.ndarray:
+        return np.stack([cells.sum(axis=-1), cells.sum(axis=-2)], axis=-3)
+
+    coords = {"true_class": str_classes, "pred_class": str_classes, "pred_a": str_classes,
+              "pred_b": str_classes, "classifier": names}
+    marginal = np.stack([counts.sum(axis=-1), counts.sum(axis=-2)])
+    attrs = {"family": kind, "comparison": "paired: prevalence x Dirichlet over (A, B) per true "
+                                          "class",
+             "labels": box.json_attr(str_classes), "classifiers": box.json_attr(names),
+             "prior": box.json_attr(prior_record)}
+    if positive is not None:
+        attrs["positive"] = str(positive)
+    if ordered:
+        attrs["ordered"] = 1
+    return _tree(counts, alpha, ("true_class", "pred_a", "pred_b"), coords, theta_fn, selected,
+                 kind, rope_map, draws, chains, random_seed, hdi_prob, attrs,
+                 {"marginal_counts": (("classifier", "true_class", "pred_class"), marginal,
+                                      {"long_name": "each classifier's confusion matrix"})})
+
+
 @register
 class PairedModel(ModelKind):
     """The registered kind ``"paired"``: two classifiers' joint posterior on shared items.
@@ -381,13 +343,13 @@ class PairedModel(ModelKind):
     @classmethod
     def example(cls, random_seed: int = 0) -> Any:
         """Two classifiers on 60 items of three classes, 4 x 500 draws."""
-        from bayescm.comparisons.paired import compare_paired
-
         rng = np.random.default_rng(random_seed)
         y = rng.integers(0, 3, 60)
         a = np.where(rng.random(60) < 0.8, y, rng.integers(0, 3, 60))
         b = np.where(rng.random(60) < 0.7, y, rng.integers(0, 3, 60))
-        return compare_paired(y, a, b, draws=500, random_seed=random_seed)
+        return joint_tree(["a", "b", "c"], y, a, b, positive=None, ordered=False, metrics=None,
+                          prior=None, draws=500, chains=4, random_seed=random_seed,
+                          hdi_prob=None, names=("A", "B"), rope=0.0)
 
     def resolve_priors(self, prior: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
         """Not used: :func:`bayescm.compare_paired` builds the joint prior."""
@@ -409,4 +371,4 @@ class PairedModel(ModelKind):
 
     def fit(self, ctx: Any, options: Mapping[str, Any]) -> Any:
         """Not fitted through ``bcm.fit``: use :func:`bayescm.compare_paired`."""
-        self.resolve_priors(None, {})
+        return self.resolve_priors(None, {})  # raises, naming compare_paired

@@ -20,7 +20,8 @@ from typing import Any
 from bayescm.core.schema import add_model_key, remove_model_key
 from bayescm.models.base import ANALYSES, ModelKind, Parameter
 
-__all__ = ["for_data", "get", "keys", "kind_of", "kinds_supporting", "register", "unregister"]
+__all__ = ["for_data", "get", "keys", "kind_of", "kinds_supporting", "register", "require",
+           "unregister"]
 
 _KINDS: dict[str, type[ModelKind]] = {}
 
@@ -88,6 +89,28 @@ def get(key: str) -> type[ModelKind]:
                          ) from None
 
 
+def require(kind: ModelKind, analysis: str, remedy: str = "") -> None:
+    """Raise a ValueError naming the kind when ``analysis`` does not apply to its results.
+
+    Examples
+    --------
+    >>> from bayescm.models import registry
+    >>> registry.require(registry.get("paired")(["a", "b"]), "with_prevalence")
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: with_prevalence needs a binary or multiclass fit; this is a paired ...
+    """
+    if analysis in kind.analyses:
+        return
+    able = kinds_supporting(analysis)
+    names = (", ".join(able[:-1]) + " or " + able[-1]) if len(able) > 1 else (
+        able[0] if able else "another")
+    raise ValueError(
+        f"{analysis} needs a {names} fit; this is {kind.description or 'a ' + kind.key}. "
+        f"{remedy or 'Apply it to the fit of one classifier’s matrix (bcm.fit).'}")
+
+
 def kinds_supporting(analysis: str) -> list[str]:
     """Keys of the kinds whose results an analysis applies to."""
     return [k for k, cls in _KINDS.items() if analysis in cls.analyses]
@@ -127,5 +150,5 @@ def kind_of(idata: Any, analysis: str | None = None, remedy: str = "") -> ModelK
                 "This is a prior_sensitivity result (a prior_choice dim): the analysis applies "
                 "to one fit. Fit the data under the prior you want (bcm.fit(cm, prior=...)) and "
                 "apply it to that result.")
-        kind.require(analysis, remedy)
+        require(kind, analysis, remedy)
     return kind

@@ -224,12 +224,10 @@ class Beta(PriorSpec):
         >>> bcm.Beta.from_counts(26, 0)
         Beta(alpha=27.0, beta=1.0)
         """
-        from bayescm.priors.presets import Laplace
-
         successes = check_positive(successes, "successes", allow_zero=True)
         failures = check_positive(failures, "failures", allow_zero=True)
         weight = check_positive(weight, "weight")
-        base = Laplace() if base is None else base
+        base = Beta(1.0, 1.0) if base is None else base  # Laplace's parameters
         if getattr(base, "family", None) != "beta":
             raise TypeError(f"base must be a Beta prior, got {base!r}.")
         return Beta(base.alpha + weight * successes, base.beta + weight * failures)
