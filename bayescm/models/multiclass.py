@@ -29,8 +29,9 @@ from typing import Any
 import numpy as np
 
 from bayescm.core.exact import draw_dirichlet
-from bayescm.metrics.base import Metric, evaluate
-from bayescm.metrics.multiclass import MULTICLASS_METRICS, ORDERED_ONLY, OneVsRest
+from bayescm.metrics.base import Metric
+from bayescm.metrics.catalogue import evaluate_theta
+from bayescm.metrics.multiclass import MULTICLASS_METRICS, ORDERED_ONLY
 from bayescm.models.base import ModelKind, Parameter
 from bayescm.models.binary import is_fixed
 from bayescm.models.registry import register
@@ -240,16 +241,9 @@ class MulticlassModel(ModelKind):
             prev = (np.asarray(fixed.value, dtype=float) if is_fixed(fixed)
                     else params["prevalence"])
             theta = prev[..., :, None] * params["rates"]
-        shape = theta.shape[:-2]
         out: dict[str, tuple[tuple[str, ...], np.ndarray]] = {
             name: (self.param_dims(name), arr) for name, arr in params.items()}
-        builtin = [m for m in selected if MULTICLASS_METRICS.get(m.name) is m]
-        custom = [m for m in selected if MULTICLASS_METRICS.get(m.name) is not m]
-        cells = OneVsRest(theta)
-        if skip is not None and np.any(skip):
-            cells.skip = np.asarray(skip, dtype=bool)
-        values = evaluate(builtin, (cells,), shape)
-        values.update(evaluate(custom, (theta,), shape))
+        values = evaluate_theta(selected, theta, "multiclass", skip)
         for m in selected:
             out[m.name] = (("class",) if m.kind == "per_class" else (), values[m.name])
         out["theta"] = (CELL_DIMS, theta)
