@@ -125,8 +125,8 @@ def _chunk_summary(kind: Any, priors: Mapping[str, Any], selected: list[Metric],
                 with np.errstate(invalid="ignore"):
                     table[column] = _OPERATORS[op](flat, value).mean(axis=1)
         rows = _rows(name, extra, coords)
-        index = pd.MultiIndex.from_product([names, rows], names=["classifier", "variable"])
-        frame = pd.DataFrame(table, index=index)
+        row_index = pd.MultiIndex.from_product([names, rows], names=["classifier", "variable"])
+        frame = pd.DataFrame(table, index=row_index)
         frame["_position"] = np.repeat(np.arange(m), width)
         frames.append(frame)
     # classifier-major, in the input order (variables in the fit's order within a classifier)

@@ -283,14 +283,15 @@ def with_prevalence(
                  + ("" if point is None else "(its mean) ")
                  + "; NaN means undefined (0/0), inf unbounded"})
 
-    constant = {k: v for k, v in (groups.pop("constant_data", xr.Dataset())).items()
+    constant = {str(k): v.variable for k, v in groups.pop("constant_data", xr.Dataset()).items()
                 if k != "prevalence"}
     if deployment.fixed is not None:
         constant["prevalence"] = xr.Variable(kind.param_dims("prevalence"),
                                              np.asarray(deployment.fixed.value),
                                              {"long_name": "fixed deployment prevalence"})
     groups["constant_data"] = box.make_dataset(
-        {k: (v.dims, v.values, v.attrs) for k, v in constant.items()}, coords)
+        {k: (tuple(str(d) for d in v.dims), v.values, v.attrs) for k, v in constant.items()},
+        coords)
     if not constant:
         del groups["constant_data"]  # nothing fixed: the assembler must not add the test set's
 

@@ -178,7 +178,7 @@ def simulated_mu(
     prior: Any = "laplace",
     n_sims: int = _N_SIMS,
     hdi_prob: float | None = None,
-    random_seed: int | np.random.Generator | None = None,
+    random_seed: int | np.random.SeedSequence | np.random.Generator | None = None,
 ) -> np.ndarray:
     """Simulated metric uncertainties (HDI widths) of a proportion after ``n`` samples.
 
@@ -203,7 +203,7 @@ def simulated_mu(
         Simulated studies per sample size.
     hdi_prob : float, optional
         Probability of the HDI whose width is the MU; default ``rcParams["stats.hdi_prob"]``.
-    random_seed : int or numpy Generator, optional
+    random_seed : int, numpy SeedSequence or Generator, optional
         Seed for reproducible simulations.
 
     Returns
@@ -249,7 +249,7 @@ def mu_at_power(
     prior: Any = "laplace",
     n_sims: int = _N_SIMS,
     hdi_prob: float | None = None,
-    random_seed: int | np.random.Generator | None = None,
+    random_seed: int | np.random.SeedSequence | np.random.Generator | None = None,
 ) -> float | np.ndarray:
     """The metric uncertainty reached with probability ``power`` after ``n`` samples.
 
@@ -380,7 +380,7 @@ def plan(
         return np.atleast_1d(mu_at_power(sizes, pw, mode, concentration, prior, n_sims,
                                          prob, seed))
 
-    rule = required_n(target)
+    rule = int(required_n(target))
     hi = max(2 * rule, 16)
     while True:
         hi = min(hi, n_max)

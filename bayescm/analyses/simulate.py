@@ -9,7 +9,7 @@ simulated studies.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -77,6 +77,18 @@ def simulate_counts(
     return draws.reshape(shape + (2, 2)).astype(np.int64)
 
 
+@overload
+def simulate(n: int, prevalence: float = ..., tpr: float = ..., tnr: float = ...,
+             size: None = None, random_seed: int | np.random.Generator | None = None
+             ) -> ConfusionMatrix: ...
+@overload
+def simulate(n: int, prevalence: float = ..., tpr: float = ..., tnr: float = ..., *,
+             size: int, random_seed: int | np.random.Generator | None = None
+             ) -> dict[str, ConfusionMatrix]: ...
+@overload
+def simulate(n: int, prevalence: float, tpr: float, tnr: float, size: int,
+             random_seed: int | np.random.Generator | None = None
+             ) -> dict[str, ConfusionMatrix]: ...
 @keyword_checked
 def simulate(
     n: int,

@@ -26,6 +26,7 @@ __all__ = ["leaderboard"]
 
 # ---------------------------------------------------------------------------- leaderboard
 def _check_scores(scores: Any) -> tuple[list[str], np.ndarray]:
+    values: np.ndarray | list[Any]
     if isinstance(scores, pd.Series):
         names, values = [str(i) for i in scores.index], scores.to_numpy()
     elif isinstance(scores, Mapping):

@@ -110,7 +110,7 @@ def _select(da: xr.DataArray, coords: Mapping[str, Any] | None, keep: Iterable[s
     extra = [d for d in da.dims if d not in allowed]
     if extra:
         hints = ", ".join(
-            f"{d}: {', '.join(map(str, da[d].values[:5]))}" if d in da.coords else d
+            f"{d}: {', '.join(map(str, da[d].values[:5]))}" if d in da.coords else str(d)
             for d in extra
         )
         raise ValueError(

@@ -77,6 +77,10 @@ class ConfusionMatrix:
     """
 
     __slots__ = ("_counts", "_labels", "_ordered", "_positive")
+    _counts: np.ndarray
+    _labels: tuple[Hashable, ...]
+    _positive: Hashable | None
+    _ordered: bool
 
     @keyword_checked
     def __init__(
@@ -163,11 +167,11 @@ class ConfusionMatrix:
             if isinstance(value, (str, bytes)) or np.ndim(value) != 0:
                 raise TypeError(f"{name} must be a single count, got {value!r}.")
             cells[name] = int(check_count_array(np.array([value], dtype=object), name)[0])
-        labels = tuple(labels)
-        if len(labels) != 2:
-            raise ValueError(f"A binary matrix needs 2 labels, got {len(labels)}.")
-        return cls([[cells["tp"], cells["fn"]], [cells["fp"], cells["tn"]]], labels=labels,
-                   positive=labels[0])
+        pair = tuple(labels)
+        if len(pair) != 2:
+            raise ValueError(f"A binary matrix needs 2 labels, got {len(pair)}.")
+        return cls([[cells["tp"], cells["fn"]], [cells["fp"], cells["tn"]]], labels=pair,
+                   positive=pair[0])
 
     @classmethod
     @keyword_checked

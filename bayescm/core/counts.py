@@ -28,7 +28,7 @@ def _validate_counts(counts: Any) -> np.ndarray:
                 raise ValueError("the rows have different lengths")
             if arr.size and all(
                     isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
-                    and -INT64_MAX <= v <= INT64_MAX for v in arr.reshape(-1).tolist()):
+                    and -INT64_MAX <= int(v) <= INT64_MAX for v in arr.reshape(-1).tolist()):
                 arr = arr.astype(np.int64)
             elif arr.size and all(isinstance(v, (bool, np.bool_)) for v in arr.reshape(-1)):
                 arr = arr.astype(bool)

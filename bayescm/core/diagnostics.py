@@ -175,7 +175,8 @@ def rhat_ess_split(x: np.ndarray, block: int = 512) -> tuple[np.ndarray, np.ndar
     m, n = s.shape[:2]
     size = int(np.prod(rest, dtype=int))
     flat = s.reshape(m, n, size)
-    r_out, e_out = np.empty(size), np.empty(size)
+    r_out: np.ndarray = np.empty(size)
+    e_out: np.ndarray = np.empty(size)
     for start in range(0, size, block):
         part = flat[:, :, start:start + block]
         # non-finite series give NaN here and are recomputed on ranks below

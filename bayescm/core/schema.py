@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import numbers
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 __all__ = ["KINDS", "add_model_key", "remove_model_key", "validate"]
@@ -36,7 +37,7 @@ def _fail(attr: str, problem: str) -> ValueError:
                       "written by bcm.fit. Refit it, or restore the attribute.")
 
 
-def _json(attrs: dict[str, Any], key: str, kind: type, what: str) -> Any:
+def _json(attrs: Mapping[Hashable, Any], key: str, kind: type, what: str) -> Any:
     raw = attrs[key]
     if not isinstance(raw, str):
         raise _fail(key, f"should be JSON text holding {what}, got {type(raw).__name__}")
@@ -49,7 +50,7 @@ def _json(attrs: dict[str, Any], key: str, kind: type, what: str) -> Any:
     return value
 
 
-def _positive_int(attrs: dict[str, Any], key: str) -> int:
+def _positive_int(attrs: Mapping[Hashable, Any], key: str) -> int:
     value = attrs[key]
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 1:
         raise _fail(key, f"should be a positive integer, got {value!r}")

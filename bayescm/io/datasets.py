@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -98,8 +99,8 @@ def wordle() -> ConfusionMatrix:
     return ConfusionMatrix(counts, labels=["2", "3", "4", "5", "6", "X"], ordered=True)
 
 
-DATASETS = {"literature_table_s1": literature_matrices, "mushrooms": mushrooms,
-            "wordle": wordle}
+DATASETS: dict[str, Callable[[], ConfusionMatrix | dict[str, ConfusionMatrix]]] = {
+    "literature_table_s1": literature_matrices, "mushrooms": mushrooms, "wordle": wordle}
 """Packaged data sets by name (the ``dataset = "..."`` form of an analysis spec)."""
 
 

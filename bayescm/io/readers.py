@@ -136,7 +136,8 @@ def read_table_csv(path: str | Path, id_column: str = "id") -> dict[str, Confusi
                 except ValueError:
                     raise ValueError(f"{path}, line {line}, column {key!r}: {row[key]!r} is "
                                      "not a whole number.") from None
-            out[name] = ConfusionMatrix.from_counts(**cells)
+            out[name] = ConfusionMatrix.from_counts(tp=cells["tp"], fn=cells["fn"],
+                                                    tn=cells["tn"], fp=cells["fp"])
     if not out:
         raise ValueError(f"{path}: no rows.")
     return out

@@ -8,6 +8,7 @@ are drawn by :mod:`bayescm.plots` (one plotting system): ``"forest"`` is a grid 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -220,8 +221,8 @@ def write_outputs(
         say(f"drawing {folder / name}")
         fig = figure(idata, kind, spec.figure_metrics or None)
         try:
-            written[kind] = atomic_write(name, lambda tmp, fig=fig: fig.savefig(
-                tmp, dpi=120, format=spec.figure_format), root=folder)
+            written[kind] = atomic_write(
+                name, partial(fig.savefig, dpi=120, format=spec.figure_format), root=folder)
         finally:
             _close(fig)
     return written

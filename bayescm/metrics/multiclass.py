@@ -72,7 +72,7 @@ class OneVsRest:
         self.true = np.einsum("...ij->...i", self.theta)
         self.pred = np.einsum("...ij->...j", self.theta)
         self.total = _sum(self.true)
-        self._ovr: tuple[np.ndarray, ...] | None = None
+        self._ovr: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._cache: dict[str, np.ndarray] = {}
         self.skip: np.ndarray | None = None  # classes left out of averages (no test items)
 
@@ -87,14 +87,14 @@ class OneVsRest:
             tn = np.where(np.abs(tn) <= 16 * np.finfo(float).eps * np.abs(
                 self.total[..., None]), 0.0, tn)
             self._ovr = (tp, self.true - tp, self.pred - tp, tn)
-        return self._ovr  # type: ignore[return-value]
+        return self._ovr
 
     @property
     def pooled(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The one-vs-rest cells summed over classes (micro averaging), each of shape ``(...)``."""
         if "_pooled" not in self._cache:
             self._cache["_pooled"] = np.stack([_sum(c) for c in self.ovr])
-        return tuple(self._cache["_pooled"])  # type: ignore[return-value]
+        return tuple(self._cache["_pooled"])
 
     def per_class(self, name: str) -> np.ndarray:
         """The binary metric ``name`` on every class's one-vs-rest cells (cached)."""

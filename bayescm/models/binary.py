@@ -82,8 +82,8 @@ def binary_cells(prevalence: Any, tpr: Any, tnr: Any) -> tuple[Any, Any, Any, An
     return prevalence * tpr, prevalence * (1.0 - tpr), neg * (1.0 - tnr), neg * tnr
 
 
-def _cells_of(counts: np.ndarray) -> tuple[np.ndarray, ...]:
-    return tuple(counts[..., i, j] for i, j in ((0, 0), (0, 1), (1, 0), (1, 1)))
+def _cells_of(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    return counts[..., 0, 0], counts[..., 0, 1], counts[..., 1, 0], counts[..., 1, 1]
 
 
 def _pymc_rv(name: str, prior: Any, dims: tuple[str, ...], n_batch: int | None) -> Any:
@@ -210,15 +210,16 @@ class BinaryModel(ModelKind):
         import pymc as pm
         import pytensor.tensor as pt
 
-        tp, fn, fp, tn = _cells_of(counts)
+        obs: tuple[Any, ...] = _cells_of(counts)  # (B,) arrays; ints for a single matrix
         coords: dict[str, Any] = self.coords()
         dims: tuple[str, ...] = ()
         n_batch = None
         if names is None:
-            tp, fn, fp, tn = (int(v[0]) for v in (tp, fn, fp, tn))
+            obs = tuple(int(v[0]) for v in obs)
         else:
             coords["classifier"] = names
             dims, n_batch = ("classifier",), len(names)
+        tp, fn, fp, tn = obs
         with pm.Model(coords=coords) as model:
             prev = _pymc_rv("prevalence", priors["prevalence"], dims, n_batch)
             tpr = _pymc_rv("tpr", priors["tpr"], dims, n_batch)
@@ -256,9 +257,9 @@ class BinaryModel(ModelKind):
         if theta is None:
             fixed = priors["prevalence"]
             prev = fixed.value if is_fixed(fixed) else params["prevalence"]
-            cells = binary_cells(prev, params["tpr"], params["tnr"])
-            shape = np.broadcast_shapes(*(np.shape(c) for c in cells))
-            cells = tuple(np.broadcast_to(c, shape) for c in cells)
+            raw = binary_cells(prev, params["tpr"], params["tnr"])
+            shape = np.broadcast_shapes(*(np.shape(c) for c in raw))
+            cells = tuple(np.broadcast_to(c, shape) for c in raw)
             theta = np.empty(shape + (2, 2))
             for (i, j), cell in zip(((0, 0), (0, 1), (1, 0), (1, 1)), cells, strict=True):
                 theta[..., i, j] = cell

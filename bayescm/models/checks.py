@@ -61,6 +61,7 @@ def check_fixed_prevalence(priors: Mapping[str, Any], counts: np.ndarray,
     fixed = priors.get("prevalence")
     if not getattr(fixed, "fixed", False):
         return
+    assert fixed is not None  # a missing prior has no "fixed" and returned above
     from scipy import stats  # only fits with a fixed prevalence need it
     share = np.atleast_1d(np.asarray(fixed.value, dtype=float))
     rows = counts.sum(axis=2)  # (B, K)

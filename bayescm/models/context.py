@@ -250,7 +250,7 @@ class FitContext:
         return None if self.counts is None else self.counts.sum(axis=-1) == 0
 
     def name_variables(self, derived: Derived, lead: tuple[str, ...], batch: str = "auto"
-                       ) -> dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, str]]]:
+                       ) -> dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, Any]]]:
         """Dims and long names of derived arrays whose axes are ``lead`` + batch + extra.
 
         ``batch``: ``"keep"`` the ``classifier`` axis, ``"drop"`` a length-1 axis of a single

@@ -242,8 +242,9 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
                                    box.SAMPLE_DIMS)
     for name, da in extra.items():
         if name not in posterior:
-            posterior[name] = (da.dims, np.asarray(da.values), dict(da.attrs))
-            coords.update({d: da[d].values for d in da.dims if d in da.coords
+            posterior[name] = (tuple(str(d) for d in da.dims), np.asarray(da.values),
+                               {str(k): v for k, v in da.attrs.items()})
+            coords.update({str(d): da[d].values for d in da.dims if d in da.coords
                            and d not in coords})
     groups["posterior"] = box.make_dataset(posterior, coords, {"method": method})
     r_method, e_method = DIAGNOSTIC_METHODS[method]

@@ -39,15 +39,15 @@ def bfmi(energy: np.ndarray) -> np.ndarray:
     return np.square(np.diff(energy, axis=1)).mean(axis=1) / energy.var(axis=1)
 
 
-def warn_convergence(stats: Any, diagnostics: Mapping[str, np.ndarray], target_accept: float
-                     ) -> list[str]:
+def warn_convergence(stats: Any, diagnostics: Mapping[str, tuple[np.ndarray, np.ndarray]],
+                     target_accept: float) -> list[str]:
     """Warn about divergences, low E-BFMI, high R-hat or low bulk ESS; return the problems.
 
     Parameters
     ----------
     stats : xarray.Dataset
         The ``sample_stats`` group (``diverging``, ``energy``).
-    diagnostics : mapping of name -> array
+    diagnostics : mapping of name -> (array, array)
         ``{variable: (r_hat, ess)}`` of the sampled parameters.
     target_accept : float
         The setting used (named in the remedy).

@@ -173,7 +173,7 @@ def _tree(
     counts: np.ndarray, alpha: np.ndarray, cell_dims: tuple[str, ...], coords: dict[str, Any],
     theta_fn: Any, metrics: Sequence[Metric], kind: str, rope: Mapping[str, float],
     draws: int, chains: int, random_seed: Any, hdi_prob: float, attrs: dict[str, Any],
-    extra_observed: Mapping[str, Any] = (), store_theta: bool = True,
+    extra_observed: Mapping[str, Any] | None = None, store_theta: bool = True,
 ) -> xr.DataTree:
     """Draw the joint posterior (and prior) and assemble the result tree.
 
@@ -219,7 +219,7 @@ def _tree(
         _derive(obs_theta, metrics, kind, ()),
         coords, {"note": "metrics at the observed proportions; NaN means undefined"})
     groups["observed_data"] = box.make_dataset(
-        {"counts": (cell_dims, counts, {"long_name": "joint counts"}), **dict(extra_observed)},
+        {"counts": (cell_dims, counts, {"long_name": "joint counts"}), **(extra_observed or {})},
         coords)
     from bayescm.models.context import FitContext, assemble
 
@@ -267,10 +267,11 @@ def joint_tree(classes: Sequence[Any], t: np.ndarray, a: np.ndarray, b: np.ndarr
     coords = {"true_class": str_classes, "pred_class": str_classes, "pred_a": str_classes,
               "pred_b": str_classes, "classifier": names}
     marginal = np.stack([counts.sum(axis=-1), counts.sum(axis=-2)])
-    attrs = {"family": kind, "comparison": "paired: prevalence x Dirichlet over (A, B) per true "
-                                          "class",
-             "labels": box.json_attr(str_classes), "classifiers": box.json_attr(names),
-             "prior": box.json_attr(prior_record)}
+    attrs: dict[str, Any] = {
+        "family": kind,
+        "comparison": "paired: prevalence x Dirichlet over (A, B) per true class",
+        "labels": box.json_attr(str_classes), "classifiers": box.json_attr(names),
+        "prior": box.json_attr(prior_record)}
     if positive is not None:
         attrs["positive"] = str(positive)
     if ordered:

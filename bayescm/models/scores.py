@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import xarray as xr
@@ -238,6 +238,9 @@ def fit_scores(
 _SCORE_OPTIONS = ("threshold", "fpr_range", "grid_size", "n_bins")
 
 
+_CATALOGUE: dict[str, Metric] = {**BINARY_METRICS, **SCORE_METRICS}
+
+
 @register
 class ScoresModel(ModelKind):
     """The registered kind ``"scores"``: the Bayesian bootstrap of scored items.
@@ -259,7 +262,7 @@ class ScoresModel(ModelKind):
     has_exact = True
     default_draws = 1000
     analyses = frozenset({"summary", "prob_superior", "rank_probabilities", "informedness"})
-    catalogue: ClassVar[dict[str, Metric]] = {**BINARY_METRICS, **SCORE_METRICS}
+    catalogue = _CATALOGUE
 
     def __init__(self, labels: Sequence[Any] = ("positive", "negative")) -> None:
         super().__init__(labels)
@@ -354,7 +357,7 @@ def _counts(y: np.ndarray, s: np.ndarray, threshold: float) -> np.ndarray:
 def _observed(data: Scores, selected: list[Metric], threshold: float, fpr_grid: np.ndarray,
               recall_grid: np.ndarray, fpr_range: tuple[float, float], n_bins: int,
               names: list[str], single: bool, long_names: dict[str, str],
-              extra: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+              extra: Mapping[str, tuple[str, ...]]) -> dict[str, Any]:
     """Every posterior variable at the observed items (weights all 1)."""
     y = data.y
     ones = np.ones((1, y.size))

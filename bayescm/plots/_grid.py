@@ -151,7 +151,7 @@ def plot_metrics(
         several = any(isinstance(v, (list, tuple, np.ndarray)) for v in pick.values())
         overlay |= several
         plot_metric(idata, name, ax=ax, hdi_prob=hdi_prob, predictive=predictive, prior=prior,
-                    legend=several, **pick)
+                    legend=several, classifier=pick["classifier"], class_=pick["class_"])
         ax.set_xlabel(ax.get_xlabel(), fontsize=8)
     if axes is None:
         marks_legend(fig, hdi_prob_of(idata, hdi_prob), prior, predictive, overlay)

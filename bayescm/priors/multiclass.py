@@ -162,7 +162,7 @@ def _check_proper(posterior_alpha: np.ndarray, prior: Any, parameter: str, label
     empty = empty_rows.reshape(empty_rows.shape + (1,) * (bad.ndim - 2))
     idx = np.unravel_index(int(np.argmax(bad.astype(int) + (bad & empty))), bad.shape)
     who = f" of classifier {names[idx[0]]!r}" if names is not None else ""
-    cls = [labels[i] for i in idx[1:]]
+    cls = [labels[int(i)] for i in idx[1:]]
     where = f"{parameter}[{', '.join(map(str, cls))}]"
     why = f"{counts_desc}[{', '.join(map(str, cls))}] = 0"
     if empty_rows[idx[0], idx[1]]:

@@ -18,6 +18,7 @@ At K = 2 every row preset is the binary preset: ``rates[0] = (tpr, 1 - tpr)`` ge
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -35,7 +36,7 @@ class _Preset(Beta):
 
     _cell: ClassVar[float | None] = None
     """Concentration of every prevalence cell (None: ``2 / K``)."""
-    _row: ClassVar[float | str | None] = "none"
+    _row: ClassVar[float | str] = "none"
     """Mass on a rates row's correct class (and spread over its wrong ones): a number, ``"2/K"``
     or ``"none"`` for a preset that puts ``_cell`` on every cell instead."""
 
@@ -46,7 +47,7 @@ class _Preset(Beta):
         """Mass on each rates row's correct class (also spread over the wrong ones), or None."""
         if self._row == "none":
             return None
-        return 2.0 / k if self._row == "2/K" else float(self._row)  # type: ignore[arg-type]
+        return 2.0 / k if self._row == "2/K" else float(self._row)
 
     def concentration(self, k: int, role: str = "prevalence") -> np.ndarray:
         """The multiclass concentration: a K-vector (``"prevalence"``) or K x K (``"rates"``).
@@ -244,7 +245,7 @@ class Flat(_Preset):
         return "flat"
 
 
-PRIOR_NAMES: dict[str, type[Beta]] = {
+PRIOR_NAMES: dict[str, Callable[[], _Preset]] = {
     "weak": Weak,
     "laplace": Laplace,
     "uniform": Laplace,
