@@ -112,28 +112,35 @@ def summary(
     box.check_tree(idata)
     prob = hdi_prob_for(hdi_prob, idata)
     names = resolve_var_names(idata, var_names, group)
-    ds = box.get_group(idata, group)
-    obs = box.get_group(idata, "observed_metrics") if group == "posterior" and box.has_group(
-        idata, "observed_metrics") else None
-    diag = box.get_group(idata, "diagnostics") if group == "posterior" and box.has_group(
-        idata, "diagnostics") else None
-    blocks, labels = [], []
-    obs_vals, rhat_vals, ess_vals = [], [], []
-    ess_name = next((str(d) for d in diag["diagnostic"].values if str(d).startswith("ess")),
-                    "ess_mean") if diag is not None and "diagnostic" in diag.coords else "ess_mean"
+    ds = box.get_group(idata, group, checked=True)
+    obs = box.get_group(idata, "observed_metrics", checked=True) if group == "posterior" and \
+        box.has_group(idata, "observed_metrics") else None
+    diag = box.get_group(idata, "diagnostics", checked=True) if group == "posterior" and \
+        box.has_group(idata, "diagnostics") else None
+    blocks: list[np.ndarray] = []
+    labels: list[str] = []
+    obs_vals: list[np.ndarray] = []
+    rhat_vals: list[np.ndarray] = []
+    ess_vals: list[np.ndarray] = []
+    diag_labels = [str(d) for d in diag["diagnostic"].values] if diag is not None and \
+        "diagnostic" in diag.coords else []
+    ess_name = next((d for d in diag_labels if d.startswith("ess")), "ess_mean")
+    index_of = {d: i for i, d in enumerate(diag_labels)}
+    coord_values = {str(d): ds.variables[d].values for d in ds.coords}
     for name in names:
-        da = ds[name]
-        sample = [d for d in da.dims if d in box.SAMPLE_DIMS]
-        rest = tuple(d for d in da.dims if d not in box.SAMPLE_DIMS)
-        arr = da.transpose(*rest, *sample).values
-        n_rest = int(np.prod([da.sizes[d] for d in rest])) if rest else 1
+        var = ds.variables[name]  # plain Variables: no DataArray built per variable
+        dims = tuple(str(d) for d in var.dims)
+        sample = [d for d in dims if d in box.SAMPLE_DIMS]
+        rest = tuple(d for d in dims if d not in box.SAMPLE_DIMS)
+        shape = tuple(var.sizes[d] for d in rest)
+        arr = np.asarray(var.transpose(*rest, *sample).values)
+        n_rest = int(np.prod(shape)) if rest else 1
         blocks.append(arr.reshape(n_rest, -1))
-        coords = {d: da[d].values if d in da.coords else np.arange(da.sizes[d]) for d in rest}
-        labels.extend(_label(name, rest, coords, idx) for idx in np.ndindex(
-            *[da.sizes[d] for d in rest]))
-        obs_vals.append(_aligned(obs, name, rest, da, n_rest))
-        rhat_vals.append(_aligned(diag, name, rest, da, n_rest, ("diagnostic", "r_hat")))
-        ess_vals.append(_aligned(diag, name, rest, da, n_rest, ("diagnostic", ess_name)))
+        coords = {d: coord_values.get(d, np.arange(var.sizes[d])) for d in rest}
+        labels.extend(_label(name, rest, coords, idx) for idx in np.ndindex(*shape))
+        obs_vals.append(_aligned(obs, name, rest, shape, ds, n_rest))
+        rhat_vals.append(_aligned(diag, name, rest, shape, ds, n_rest, index_of.get("r_hat")))
+        ess_vals.append(_aligned(diag, name, rest, shape, ds, n_rest, index_of.get(ess_name)))
     if not blocks:
         return pd.DataFrame(columns=[*SUMMARY_COLUMNS[:-1], ess_name])
     same = len({b.shape[1] for b in blocks}) == 1
@@ -186,18 +193,25 @@ def _hdi_rows(draws: np.ndarray, prob: float) -> np.ndarray:
     return out
 
 
-def _aligned(ds: xr.Dataset | None, name: str, rest: tuple[str, ...], like: xr.DataArray,
-             n: int, sel: tuple[str, str] | None = None) -> np.ndarray:
-    """Values of ``ds[name]`` (one ``sel`` slice) in the order of ``rest``, as a flat array."""
-    if ds is None or name not in ds:
+def _aligned(ds: xr.Dataset | None, name: str, rest: tuple[str, ...],
+             shape: tuple[int, ...], like: xr.Dataset, n: int, diagnostic: int | None = None,
+             ) -> np.ndarray:
+    """Values of ``ds[name]`` (one ``diagnostic`` slice) in the order of ``rest``, flat.
+
+    Missing values (no such group or variable, or an absent diagnostic) are NaN; a variable
+    with fewer dims than ``rest`` (shared by a batch) is broadcast to them.
+    """
+    if ds is None or name not in ds.variables or (ds is not None and "diagnostic" in
+                                                  ds.dims and diagnostic is None):
         return np.full(n, np.nan)
-    da = ds[name]
-    if sel is not None:
-        da = da.isel({sel[0]: list(da[sel[0]].values).index(sel[1])})
-    if da.dims != rest:  # e.g. prior draws shared by a batch: broadcast to the posterior's dims
-        template = like.isel({d: 0 for d in box.SAMPLE_DIMS if d in like.dims}, drop=True)
-        da = da.broadcast_like(template).transpose(*rest)
-    return np.asarray(da.values, dtype=float).reshape(n)
+    var = ds.variables[name]
+    if diagnostic is not None:
+        var = var.isel(diagnostic=diagnostic)
+    if var.dims != rest:
+        if not set(var.dims) <= set(rest):
+            raise ValueError(f"{name!r} has dims {var.dims}, not those of the draws {rest}.")
+        var = var.set_dims(dict(zip(rest, shape, strict=True))).transpose(*rest)
+    return np.asarray(var.values, dtype=float).reshape(n)
 
 
 @keyword_checked
@@ -307,7 +321,7 @@ def informedness(idata: xr.DataTree, rope: float = 0.0, var: str | None = None) 
     dims = [d for d in box.SAMPLE_DIMS if d in da.dims]
     informative = (da > rope).mean(dims)
     deceptive = (da < -rope).mean(dims)
-    uninformative = (np.abs(da) <= rope).mean(dims)  # the rest of a partition: sums to 1
+    uninformative = (abs(da) <= rope).mean(dims)  # the rest of a partition: sums to 1
     frame = xr.Dataset({"informative": informative, "uninformative": uninformative,
                         "deceptive": deceptive})
     if frame["informative"].ndim == 0:

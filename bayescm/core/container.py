@@ -79,13 +79,14 @@ def check_tree(idata: object) -> xr.DataTree:
     return idata  # type: ignore[return-value]
 
 
-def get_group(idata: xr.DataTree, name: str, *, foreign: bool = False) -> xr.Dataset:
+def get_group(idata: xr.DataTree, name: str, *, foreign: bool = False,
+              checked: bool = False) -> xr.Dataset:
     """The group ``name`` as a Dataset; a clear error if the tree lacks it.
 
     ``foreign=True`` reads a tree bayescm did not write (PyMC's trace) without checking it as
-    a bayescm result.
+    a bayescm result; ``checked=True`` skips the check of a tree the caller has just checked.
     """
-    if not foreign:
+    if not foreign and not checked:
         check_tree(idata)
     elif not isinstance(idata, xr.DataTree):
         raise TypeError(f"Expected an xarray.DataTree, got {type(idata).__name__}.")
