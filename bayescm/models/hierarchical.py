@@ -154,7 +154,6 @@ def fit_hierarchical(ctx: Any, group: str, *, progressbar: bool, options: Mappin
     from bayescm.core.streams import child
     from bayescm.models.binary import BinaryModel
     from bayescm.models.context import assemble
-    from bayescm.models.pipeline import name_variables
 
     names, counts, draws, chains = ctx.names, ctx.counts, ctx.draws, ctx.chains
     seed, selected, chosen = ctx.seed, ctx.metrics, ctx.priors
@@ -181,7 +180,7 @@ def fit_hierarchical(ctx: Any, group: str, *, progressbar: bool, options: Mappin
 
     derive_priors = {"prevalence": Beta(1, 1), "tpr": Beta(1, 1), "tnr": Beta(1, 1)}
     derived = kind.derive(params, derive_priors, list(selected))
-    variables = name_variables(derived, box.SAMPLE_DIMS, "keep", kind, list(selected))
+    variables = ctx.name_variables(derived, box.SAMPLE_DIMS, "keep")
     variables = {k: (tuple(group if d == "classifier" else d for d in dims), v, a)
                  for k, (dims, v, a) in variables.items()}
     for name in POPULATION_VARIABLES:
@@ -211,8 +210,8 @@ def fit_hierarchical(ctx: Any, group: str, *, progressbar: bool, options: Mappin
         "note": "rank-normalised split R-hat, bulk and tail ESS (Vehtari et al. 2021)"})
     groups["sample_stats"] = box.get_group(trace, "sample_stats", foreign=True)
     obs_params, obs_theta = kind.observed(counts, derive_priors)
-    observed = name_variables(kind.derive(obs_params, derive_priors, list(selected),
-                                          theta=obs_theta), (), "keep", kind, list(selected))
+    observed = ctx.name_variables(kind.derive(obs_params, derive_priors, list(selected),
+                                              theta=obs_theta), (), "keep")
     groups["observed_metrics"] = box.make_dataset(
         {k: (tuple(group if d == "classifier" else d for d in dims), v, a)
          for k, (dims, v, a) in observed.items()}, coords,

@@ -13,16 +13,13 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from bayescm._version import __version__
-from bayescm.core import container as box
 from bayescm.core.diagnostics import ess, rhat, rhat_ess_split
 from bayescm.core.streams import child, seed_sequence
 from bayescm.metrics.base import Metric
-from bayescm.priors import prior_to_dict
 
-__all__ = ["DIAGNOSTIC_METHODS", "DIAGNOSTIC_NOTES", "constant_data",
-           "diagnostic_variables", "name_variables", "ordered_draws", "prior_draws",
-           "sample_array", "seeds", "stored_values", "tree_attrs"]
+__all__ = ["DIAGNOSTIC_METHODS", "DIAGNOSTIC_NOTES",
+           "diagnostic_variables", "ordered_draws", "prior_draws",
+           "sample_array", "seeds", "stored_values"]
 
 DIAGNOSTIC_METHODS = {"exact": ("split", "mean"), "nuts": ("rank", "bulk")}
 DIAGNOSTIC_NOTES = {
@@ -77,29 +74,6 @@ def stored_values(kind: Any, selected: list[Metric], batch: int, chains: int, dr
     return float(chains) * float(draws) * (batch + 1) * (metrics + params + k * k)
 
 
-def name_variables(
-    derived: Mapping[str, tuple[tuple[str, ...], np.ndarray]],
-    lead: tuple[str, ...],
-    batch: str,
-    kind: Any,
-    selected: list[Metric],
-) -> dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, str]]]:
-    """Name the axes of derived arrays: ``lead`` dims, then the batch axis, then extra dims.
-
-    ``batch`` says what the axis after ``lead`` is: ``"keep"`` the ``classifier`` axis,
-    ``"drop"`` a length-1 axis of a single matrix (removed), ``"none"`` absent (shared prior).
-    """
-    long_names = {m.name: m.long_name for m in kind.catalogue.values()}
-    long_names.update({m.name: m.long_name for m in selected})
-    long_names.update(getattr(kind, "parameter_long_names", {}))
-    long_names["theta"] = "confusion probability matrix (rows true, columns predicted)"
-    out = {}
-    for name, (extra, arr) in derived.items():
-        if batch == "drop":
-            arr = arr[(slice(None),) * len(lead) + (0,)]
-        dims = lead + (("classifier",) if batch == "keep" else ()) + extra
-        out[name] = (dims, arr, {"long_name": long_names.get(name, name)})
-    return out
 
 
 def diagnostic_variables(
@@ -155,34 +129,3 @@ def sample_array(da: xr.DataArray, kind: Any, name: str, batched: bool) -> np.nd
     arr = ordered_draws(da, kind, name, batched)
     return arr if batched else arr[:, :, None]
 
-
-def constant_data(kind: Any, priors: Mapping[str, Any], coords: Mapping[str, Any]
-                  ) -> xr.Dataset | None:
-    """The ``constant_data`` group of fixed parameters (a fixed prevalence), or None."""
-    fixed = {p: v for p, v in priors.items() if getattr(v, "fixed", False)}
-    if not fixed:
-        return None
-    return box.make_dataset(
-        {p: (kind.param_dims(p), np.asarray(v.value), {"long_name": f"fixed {p}"})
-         for p, v in fixed.items()}, coords)
-
-
-def tree_attrs(kind: Any, priors: Mapping[str, Any], selected: list[Metric], hdi_prob: float,
-               draws: int, chains: int, **extra: Any) -> dict[str, Any]:
-    """Root attributes of a result tree: provenance, model kind, priors (JSON), metrics."""
-    attrs: dict[str, Any] = {
-        "bayescm_version": __version__,
-        "model": kind.name,
-        "priors": box.json_attr({k: prior_to_dict(v) for k, v in priors.items()}),
-        "hdi_prob": hdi_prob,
-        "labels": box.json_attr(kind.labels),
-        "metrics": box.json_attr([m.name for m in selected]),
-        "draws": draws,
-        "chains": chains,
-        **extra,
-    }
-    if kind.name == "binary":
-        attrs["positive"] = kind.labels[0]
-    if getattr(kind, "ordered", False):
-        attrs["ordered"] = 1
-    return attrs
