@@ -17,9 +17,16 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import xarray as xr
+
+if TYPE_CHECKING:  # annotations only: matplotlib loads when a plotting method is called
+    from pathlib import Path
+
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = ["BayescmAccessor"]
 
@@ -45,7 +52,7 @@ class BayescmAccessor:
         self._tree = tree
 
     # ------------------------------------------------------------------ tables and analyses
-    def summary(self, *args: Any, **kwargs: Any) -> Any:
+    def summary(self, *args: Any, **kwargs: Any) -> pd.DataFrame:
         """Table of observed value, mean, sd, HDI, MU, R-hat and ESS: :func:`bayescm.summary`.
 
         Examples
@@ -60,7 +67,7 @@ class BayescmAccessor:
 
         return summary(self._tree, *args, **kwargs)
 
-    def probability(self, *args: Any, **kwargs: Any) -> Any:
+    def probability(self, *args: Any, **kwargs: Any) -> float | xr.DataArray:
         """Posterior probability that a variable lies in a range: :func:`bayescm.probability`.
 
         Examples
@@ -75,7 +82,7 @@ class BayescmAccessor:
 
         return probability(self._tree, *args, **kwargs)
 
-    def informedness(self, *args: Any, **kwargs: Any) -> Any:
+    def informedness(self, *args: Any, **kwargs: Any) -> pd.DataFrame:
         """Chances of informative, uninformative, deceptive: :func:`bayescm.informedness`.
 
         Examples
@@ -121,7 +128,7 @@ class BayescmAccessor:
 
         return posterior_predictive(self._tree, *args, **kwargs)
 
-    def prob_superior(self, *args: Any, **kwargs: Any) -> Any:
+    def prob_superior(self, *args: Any, **kwargs: Any) -> float:
         """P(A beats B) on a metric: :func:`bayescm.prob_superior` with this tree as ``a``.
 
         Pass another result (``idata.bcm.prob_superior(other, metric="acc")``) or, for a batch,
@@ -157,7 +164,7 @@ class BayescmAccessor:
 
         return rank_probabilities(self._tree, *args, **kwargs)
 
-    def save(self, *args: Any, **kwargs: Any) -> Any:
+    def save(self, *args: Any, **kwargs: Any) -> Path:
         """Write the tree to netCDF: :func:`bayescm.save`.
 
         Examples
@@ -175,7 +182,7 @@ class BayescmAccessor:
         return save(self._tree, *args, **kwargs)
 
     # ------------------------------------------------------------------ plots
-    def plot_metric(self, *args: Any, **kwargs: Any) -> Any:
+    def plot_metric(self, *args: Any, **kwargs: Any) -> Axes:
         """Posterior density of one metric: :func:`bayescm.plots.plot_metric`.
 
         Examples
@@ -191,7 +198,7 @@ class BayescmAccessor:
 
         return plot_metric(self._tree, *args, **kwargs)
 
-    def plot_metrics(self, *args: Any, **kwargs: Any) -> Any:
+    def plot_metrics(self, *args: Any, **kwargs: Any) -> Figure:
         """A grid of metric posteriors: :func:`bayescm.plots.plot_metrics`.
 
         Examples
@@ -207,7 +214,7 @@ class BayescmAccessor:
 
         return plot_metrics(self._tree, *args, **kwargs)
 
-    def plot_forest(self, *args: Any, **kwargs: Any) -> Any:
+    def plot_forest(self, *args: Any, **kwargs: Any) -> Axes:
         """HDIs of a metric across classifiers (or classes): :func:`bayescm.plots.plot_forest`.
 
         Examples
@@ -225,7 +232,7 @@ class BayescmAccessor:
 
         return plot_forest(self._tree, *args, **kwargs)
 
-    def plot_theta(self, *args: Any, **kwargs: Any) -> Any:
+    def plot_theta(self, *args: Any, **kwargs: Any) -> Axes:
         """Heatmap of the confusion probabilities: :func:`bayescm.plots.plot_theta`.
 
         Examples
@@ -241,7 +248,7 @@ class BayescmAccessor:
 
         return plot_theta(self._tree, *args, **kwargs)
 
-    def plot_priors(self, *args: Any, **kwargs: Any) -> Any:
+    def plot_priors(self, *args: Any, **kwargs: Any) -> Figure:
         """Prior densities implied on the metrics: :func:`bayescm.plots.plot_priors`.
 
         Examples

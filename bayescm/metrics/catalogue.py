@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,6 +22,9 @@ from bayescm.metrics.binary import BINARY_METRICS, fbeta
 from bayescm.metrics.metric import Metric, MetricInfo
 from bayescm.metrics.multiclass import MULTICLASS_METRICS, OneVsRest
 from bayescm.metrics.scores import SCORE_METRICS
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["EVAL_BLOCK", "alias_table", "builtin_metric", "canonical_name", "catalogue_for",
            "evaluate", "evaluate_theta", "list_metrics", "mark_builtin", "metric_info",
@@ -189,7 +192,7 @@ def resolve_metrics(
 
 
 @keyword_checked
-def list_metrics(kind: str = "binary") -> Any:
+def list_metrics(kind: str = "binary") -> pd.DataFrame:
     """A table of the built-in metrics: names, direction, when undefined, and how they are shown.
 
     Parameters

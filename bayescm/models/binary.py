@@ -16,7 +16,7 @@ path samples with NumPy. The same model is written for PyMC in :meth:`BinaryMode
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from bayescm.metrics.base import BINARY_METRICS, Metric, evaluate
 from bayescm.models.base import ModelKind, Parameter
 from bayescm.models.registry import register
 from bayescm.priors import PriorSpec, resolve_prior
+
+if TYPE_CHECKING:
+    import pymc as pm
 
 __all__ = ["BinaryModel", "binary_cells", "resolve_binary_priors"]
 
@@ -205,7 +208,7 @@ class BinaryModel(ModelKind):
         return {p: priors[p].draw(rng, chains, draws) for p in free}
 
     def build_pymc(self, names: list[str] | None, counts: np.ndarray,
-                   priors: Mapping[str, Any]) -> Any:
+                   priors: Mapping[str, Any]) -> pm.Model:
         """The PyMC model for ``(B, 2, 2)`` counts (``names`` None: a single matrix)."""
         import pymc as pm
         import pytensor.tensor as pt

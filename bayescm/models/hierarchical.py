@@ -27,7 +27,7 @@ grid ``sroc_fpr`` (the metric ``fpr`` of each group is a variable, so the grid h
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,12 +43,15 @@ from bayescm.models.hierarchical_priors import (
 )
 from bayescm.models.registry import register
 
+if TYPE_CHECKING:
+    import pymc as pm
+
 __all__ = ["HIERARCHICAL_PARAMETERS", "LKJ", "HalfNormal", "HierarchicalModel", "Normal",
            "build_hierarchical_model", "default_priors", "resolve_priors", "sroc_draws"]
 
 
 def build_hierarchical_model(names: Sequence[str], counts: np.ndarray, group: str,
-                             priors: Mapping[str, Any] | None = None) -> Any:
+                             priors: Mapping[str, Any] | None = None) -> pm.Model:
     """The PyMC model of ``(G, 2, 2)`` binary counts over the group dim ``group``.
 
     Free variables: ``mu_logit_tpr``, ``mu_logit_tnr``, ``sd_logit_tpr``, ``sd_logit_tnr``, the
@@ -320,7 +323,7 @@ class HierarchicalModel(ModelKind):
         return resolve_priors(overrides)
 
     def build_pymc(self, names: list[str] | None, counts: np.ndarray,
-                   priors: Mapping[str, Any]) -> Any:
+                   priors: Mapping[str, Any]) -> pm.Model:
         """The PyMC model (:func:`build_hierarchical_model`) over the group dim."""
         return build_hierarchical_model(names or [], counts, self.group or "group", priors)
 

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pytensor.tensor.variable import TensorVariable
 
 __all__ = ["HIERARCHICAL_PARAMETERS", "LKJ", "HalfNormal", "Normal", "default_priors",
            "resolve_priors"]
@@ -35,7 +38,7 @@ class Normal:
     mu: float = 0.0
     sigma: float = 2.0
 
-    def create_variable(self, name: str, dims: Any = None) -> Any:
+    def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
         """The variable ``name`` in the current ``pm.Model``."""
         import pymc as pm
 
@@ -59,7 +62,7 @@ class HalfNormal:
 
     sigma: float = 1.0
 
-    def create_variable(self, name: str, dims: Any = None) -> Any:
+    def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
         """The variable ``name`` in the current ``pm.Model``."""
         import pymc as pm
 
@@ -83,7 +86,7 @@ class LKJ:
 
     eta: float = 2.0
 
-    def create_variable(self, name: str, dims: Any = None) -> Any:
+    def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
         """The correlation ``name`` in the current ``pm.Model``."""
         import pymc as pm
 

@@ -24,7 +24,7 @@ to spread the concentration over K classes.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -46,6 +46,9 @@ from bayescm.priors.multiclass import (  # the prior resolution lives with the p
     preset_row,  # noqa: F401
     resolve_multiclass_priors,
 )
+
+if TYPE_CHECKING:
+    import pymc as pm
 
 __all__ = ["MulticlassModel", "RatesByClass", "resolve_multiclass_priors"]
 
@@ -175,7 +178,7 @@ class MulticlassModel(ModelKind):
                 for p in free}
 
     def build_pymc(self, names: list[str] | None, counts: np.ndarray,
-                   priors: Mapping[str, Any]) -> Any:
+                   priors: Mapping[str, Any]) -> pm.Model:
         """The PyMC model for ``(B, K, K)`` counts (``names`` None: a single matrix)."""
         import pymc as pm
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -23,6 +23,9 @@ from bayescm.plots._common import (
     percent_axis,
     unit_suffix,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["plot_paired", "plot_rank_probabilities"]
 
@@ -52,8 +55,8 @@ def _rank_table(ranks: Any, top: int | None) -> tuple[list[str], np.ndarray, np.
 
 @keyword_checked
 def plot_rank_probabilities(
-    ranks: Any, ax: Any = None, prizes: Any = None, top: int | None = None
-) -> Any:
+    ranks: Any, ax: Axes | None = None, prizes: Any = None, top: int | None = None
+) -> Axes:
     """Heatmap of P(rank) for every classifier: a probabilistic leaderboard (paper Fig. 5).
 
     Parameters
@@ -115,8 +118,8 @@ def plot_rank_probabilities(
 
 
 @keyword_checked
-def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Any = None,
-                rope: float | None = None, hdi_prob: float | None = None) -> Any:
+def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Axes | None = None,
+                rope: float | None = None, hdi_prob: float | None = None) -> Axes:
     """Posterior of the difference A - B of one metric from :func:`bayescm.compare_paired`.
 
     Shades the HDI of the difference, draws the region of practical equivalence (ROPE) as a

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import xarray as xr
@@ -20,6 +20,9 @@ from bayescm.core import container as box
 from bayescm.core.config import rcParams
 from bayescm.core.stats import hdi, hdi_prob_for
 from bayescm.metrics import SCALES, MetricInfo, metric_info
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = [
     "bounded_kde", "display_name", "draws_of", "format_value", "hdi_prob_of", "info_of",
@@ -251,7 +254,7 @@ def label_of(da: xr.DataArray, name: str) -> str:
     return str(da.attrs.get("long_name") or name)
 
 
-def new_axes(ax: Any, figsize: tuple[float, float] = (6.0, 3.6)) -> Any:
+def new_axes(ax: Axes | None, figsize: tuple[float, float] = (6.0, 3.6)) -> Axes:
     """``ax`` or a fresh Axes on a new constrained-layout figure."""
     if ax is not None:
         return ax

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import xarray as xr
@@ -25,6 +25,9 @@ from bayescm.plots._common import (
     select,
     unit_suffix,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["plot_forest"]
 
@@ -91,14 +94,14 @@ def _dims(idata: xr.DataTree, var: str) -> tuple[str, ...]:
 def plot_forest(
     idata: xr.DataTree,
     var: str | Sequence[str] = "bm",
-    ax: Any = None,
+    ax: Axes | None = None,
     hdi_prob: float | None = None,
     sort: bool = True,
     annotate_deceptive: bool | None = None,
     class_: Any = None,
     *,
     legend: bool = True,
-) -> Any:
+) -> Axes:
     """Posterior means, HDIs and observed values, one row per classifier, class or metric.
 
     With one metric, the rows are the classifiers of a batch fit (and, for a per-class metric

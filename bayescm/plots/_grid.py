@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import xarray as xr
@@ -19,6 +19,10 @@ from bayescm.plots._metric import (
     PRIOR_COLOR,
     plot_metric,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = ["grid", "marks_legend", "plot_metrics"]
 
@@ -39,7 +43,7 @@ def _drawable(ds: xr.Dataset, names: Iterable[str], classifier: Any, class_: Any
 
 
 def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4)
-         ) -> tuple[Any, list[Any]]:
+         ) -> tuple[Figure, list[Axes]]:
     """A figure of ``n`` panels without empty slots: a short last row is centred."""
     import matplotlib.pyplot as plt
 
@@ -61,7 +65,7 @@ def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4)
     return fig, flat_axes
 
 
-def marks_legend(fig: Any, prob: float, prior: bool = False, predictive: bool = False,
+def marks_legend(fig: Figure, prob: float, prior: bool = False, predictive: bool = False,
                  overlay: bool = False) -> None:
     """One legend under a grid for the marks every panel shares."""
     from matplotlib.lines import Line2D
@@ -93,7 +97,7 @@ def plot_metrics(
     class_: Hashable | Sequence[Hashable] | None = None,
     *,
     ncols: int = 4,
-) -> Any:
+) -> Figure:
     """A grid of metric posteriors, one :func:`plot_metric` panel each.
 
     Parameters

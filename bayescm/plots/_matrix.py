@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import xarray as xr
@@ -12,12 +12,15 @@ from bayescm.core.stats import hdi
 from bayescm.core.validate import keyword_checked
 from bayescm.plots._common import draws_of, hdi_prob_of, info_of, new_axes, percent
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
 __all__ = ["plot_theta"]
 
 
 @keyword_checked
-def plot_theta(idata: xr.DataTree, ax: Any = None, classifier: Hashable | None = None,
-               hdi_prob: float | None = None, var: str = "theta") -> Any:
+def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable | None = None,
+               hdi_prob: float | None = None, var: str = "theta") -> Axes:
     """Heatmap of the posterior mean of theta (true x predicted) with each cell's HDI.
 
     Each cell shows the posterior mean probability and its HDI (in per cent, or as

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import xarray as xr
@@ -28,6 +28,9 @@ from bayescm.plots._common import (
     select,
     unit_suffix,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["plot_metric"]
 
@@ -144,7 +147,7 @@ def _several(value: Any) -> bool:
 def plot_metric(
     idata: xr.DataTree,
     var: str,
-    ax: Any = None,
+    ax: Axes | None = None,
     hdi_prob: float | None = None,
     predictive: bool = False,
     prior: bool = False,
@@ -153,7 +156,7 @@ def plot_metric(
     *,
     legend: bool = True,
     title: str | None = None,
-) -> Any:
+) -> Axes:
     """Posterior density of one metric with its point estimate, HDI and metric uncertainty.
 
     Draws the posterior as a kernel density reflected at the metric's bounds (a TPR near
@@ -250,9 +253,10 @@ def plot_metric(
             label = "posterior predictive" + (f" (N = {n})" if n is not None else "")
             if undefined:
                 label += f", {undefined / (values.size + undefined):.0%} undefined"
-            ax.hist(values, bins=bins, density=True, histtype="stepfilled", alpha=0.25,
-                    color=PREDICTIVE_COLOR, edgecolor=PREDICTIVE_COLOR, label=label,
-                    gid="predictive")
+            # matplotlib's stub types bins as a Sequence; an array of edges is documented
+            ax.hist(values, bins=bins, density=True,  # type: ignore[arg-type]
+                    histtype="stepfilled", alpha=0.25, color=PREDICTIVE_COLOR,
+                    edgecolor=PREDICTIVE_COLOR, label=label, gid="predictive")
             lims.append((float(bins[0]), float(bins[-1])))
 
     grid, dens = density(x, info)
@@ -298,8 +302,9 @@ def _mass_right(x: np.ndarray, info: MetricInfo) -> bool:
     return float(np.median(x)) > 0.5 * (info.lower + info.upper)
 
 
-def _overlay(idata: xr.DataTree, var: str, ax: Any, hdi_prob: float | None, prior: bool,
-             classifier: Any, class_: Any, legend: bool, title: str | None) -> Any:
+def _overlay(idata: xr.DataTree, var: str, ax: Axes | None, hdi_prob: float | None,
+             prior: bool, classifier: Any, class_: Any, legend: bool, title: str | None
+             ) -> Axes:
     """Densities of several classifiers and/or classes in one panel (one colour each)."""
     axes = {"classifier": list(classifier) if _several(classifier) else [classifier],
             "class": list(class_) if _several(class_) else [class_]}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -12,6 +12,9 @@ from bayescm.core.config import rcParams
 from bayescm.core.stats import hdi_prob_for
 from bayescm.core.validate import keyword_checked
 from bayescm.plots._common import new_axes
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["plot_sample_size"]
 
@@ -38,8 +41,8 @@ def _curve(result: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 @keyword_checked
-def plot_sample_size(result: Any, ax: Any = None, plan: SampleSizePlan | None = None,
-                     power: float = 0.95, rule: bool = True) -> Any:
+def plot_sample_size(result: Any, ax: Axes | None = None, plan: SampleSizePlan | None = None,
+                     power: float = 0.95, rule: bool = True) -> Axes:
     """Metric uncertainty reached with a given power against the test-set size N (Fig. 6).
 
     Draws the simulated MU curve on a log N axis, the rule of thumb MU <~ 2 / sqrt(N) and,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import xarray as xr
 
@@ -13,6 +13,9 @@ from bayescm.core.validate import keyword_checked
 from bayescm.plots._common import flat, info_of, label_of, select, unit_suffix
 from bayescm.plots._grid import grid
 from bayescm.plots._metric import density, finish_axis, title_of
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["plot_priors"]
 
@@ -44,7 +47,7 @@ def plot_priors(
     class_: Hashable | None = None,
     *,
     ncols: int = 4,
-) -> Any:
+) -> Figure:
     """Prior densities of metrics, several priors side by side (paper SI Fig. S1 and S2).
 
     Flat priors on prevalence, TPR and TNR do not make flat priors on the metrics derived from

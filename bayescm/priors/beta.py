@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -17,6 +17,9 @@ from bayescm.priors.protocol import (
     reshape_draws,
     size_tuple,
 )
+
+if TYPE_CHECKING:
+    from pytensor.tensor.variable import TensorVariable
 
 __all__ = ["Beta"]
 
@@ -88,7 +91,7 @@ class Beta(PriorSpec):
         return {"dist": "Beta", "name": self.name, "alpha": self.alpha, "beta": self.beta}
 
     # ------------------------------------------------------------------ acting
-    def create_variable(self, name: str, dims: Any = None) -> Any:
+    def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
         """The ``pm.Beta`` variable ``name`` in the current model (``dims`` from its coords).
 
         Examples

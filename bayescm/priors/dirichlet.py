@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,10 +28,13 @@ from bayescm.priors.protocol import (
     size_tuple,
 )
 
+if TYPE_CHECKING:
+    from pytensor.tensor.variable import TensorVariable
+
 __all__ = ["Dirichlet", "PresetDirichlet", "RatesByClass", "simplex_variable"]
 
 
-def simplex_variable(name: str, alpha: np.ndarray, dims: Any) -> Any:
+def simplex_variable(name: str, alpha: np.ndarray, dims: Any) -> TensorVariable:
     """A PyMC probability vector (last axis) with concentration ``alpha`` (its full shape).
 
     Proper concentrations give ``pm.Dirichlet``. One with zeros (Haldane) is written as a flat
@@ -64,7 +67,7 @@ class _Simplex(PriorSpec):
     def _event(self, k: int | None) -> np.ndarray:
         raise NotImplementedError  # pragma: no cover
 
-    def create_variable(self, name: str, dims: Any = None) -> Any:
+    def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
         """The Dirichlet variable ``name``: concentration broadcast to the shape of ``dims``.
 
         The shape comes from the model's coords (e.g. ``("classifier", "class")``); the last dim

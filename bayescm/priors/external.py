@@ -18,11 +18,14 @@ PreliZ is only needed to make these objects; bayescm recognises them by their mo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bayescm.priors.protocol import PriorSpec, as_rng, size_tuple
+
+if TYPE_CHECKING:
+    from pytensor.tensor.variable import TensorVariable
 
 __all__ = ["PreliZPrior", "from_preliz", "is_preliz"]
 
@@ -128,7 +131,7 @@ class PreliZPrior(PriorSpec):
             raise ImportError(f"The prior {self!r} needs PreliZ: pip install preliz.") from exc
         return getattr(preliz, self.kind)(**self.params)
 
-    def create_variable(self, name: str, dims: Any = None) -> Any:
+    def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
         """The PyMC variable of the PreliZ distribution (its ``to_pymc``), with ``dims``."""
         return self.distribution.to_pymc(name, dims=dims)
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bayescm.core.validate import check_probability
 from bayescm.priors.protocol import PriorSpec, dims_shape, is_numeric, size_tuple
+
+if TYPE_CHECKING:
+    from pytensor.tensor.variable import TensorVariable
 
 __all__ = ["Fixed"]
 
@@ -79,7 +82,7 @@ class Fixed(PriorSpec):
         value = list(self.value) if isinstance(self.value, tuple) else self.value
         return {"dist": "Fixed", "name": "fixed", "value": value}
 
-    def create_variable(self, name: str, dims: Any = None) -> Any:
+    def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
         """The constant ``pm.Data`` ``name``, the value broadcast to the shape of ``dims``.
 
         Examples

@@ -20,11 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from bayescm.priors.beta import Beta
+
+if TYPE_CHECKING:
+    from pytensor.tensor.variable import TensorVariable
 
 __all__ = ["PRIOR_NAMES", "Flat", "Haldane", "Jeffreys", "Laplace", "Weak"]
 
@@ -169,7 +172,7 @@ class Haldane(_Preset):
     def name(self) -> str:  # noqa: D102
         return "haldane"
 
-    def create_variable(self, name: str, dims: Any = None) -> Any:
+    def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
         """A flat prior on the log-odds ``{name}_logodds`` and ``name`` its inverse logit.
 
         Examples

@@ -20,11 +20,14 @@ accepted as a :class:`PriorFactory` and sampled with NUTS.
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
 from bayescm.core.validate import check_real
+
+if TYPE_CHECKING:
+    from pytensor.tensor.variable import TensorVariable
 
 __all__ = ["PriorFactory", "PriorSpec", "is_conjugate"]
 
@@ -77,7 +80,7 @@ class PriorSpec:
         """Whether the prior integrates to one."""
         return True
 
-    def create_variable(self, name: str, dims: Any = None) -> Any:  # pragma: no cover
+    def create_variable(self, name: str, dims: Any = None) -> TensorVariable:  # pragma: no cover
         """Create the PyMC variable ``name`` (with ``dims``) in the current ``pm.Model``."""
         raise NotImplementedError
 
