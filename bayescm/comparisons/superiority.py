@@ -244,7 +244,7 @@ def prob_superior(
                 f"The two results have different numbers of draws ({x_a.size} and {x_b.size}); "
                 "fit both with the same draws and chains so they can be paired."
             )
-        warn_if_shared(a.attrs, b.attrs)
+        warn_if_shared(box.root_attrs(a), box.root_attrs(b))
         kind = registry.kind_of(a, "prob_superior")
     else:
         if c is None:

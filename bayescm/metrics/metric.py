@@ -209,8 +209,9 @@ class Metric:
     @property
     def info(self) -> MetricInfo:
         """The metadata without the function."""
+        assert self.support is not None  # __post_init__ fills in the scale's default
         return MetricInfo(self.name, self.display_name, self.long_name, self.scale,
-                          self.support, self.reference, self.higher_is_better)  # type: ignore[arg-type]
+                          self.support, self.reference, self.higher_is_better)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # built-in metrics hold lambdas: they travel as a reference to their catalogue entry

@@ -348,7 +348,7 @@ def refit(idata: xr.DataTree, *, draws: int | None = None, chains: int | None = 
     if any(k not in changed for k in opaque):
         raise ValueError(f"The tree records the priors of {opaque} only as a description; pass "
                          "them again with priors={...}.")
-    seed = (seed_from_attrs(idata.attrs) if random_seed is None else random_seed)
+    seed = (seed_from_attrs(box.root_attrs(idata)) if random_seed is None else random_seed)
     return fit(ctx.matrices(), priors={**ctx.priors, **changed}, model=ctx.kind.key,
                metrics=ctx.metrics, draws=ctx.draws if draws is None else draws,
                chains=ctx.chains if chains is None else chains,

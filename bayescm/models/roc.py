@@ -321,7 +321,8 @@ def threshold_cells(y: np.ndarray, scores: np.ndarray, weights: np.ndarray, thre
     groups = np.stack([y & predicted, y & ~predicted, ~y & predicted, ~y & ~predicted], axis=1)
     sums = (weights @ groups.astype(weights.dtype)).astype(np.float64)  # (D, 4)
     sums /= sums.sum(axis=1, keepdims=True)
-    return tuple(np.ascontiguousarray(sums[:, i]) for i in range(4))  # type: ignore[return-value]
+    tp, fn, fp, tn = (np.ascontiguousarray(sums[:, i]) for i in range(4))
+    return tp, fn, fp, tn
 
 
 def scores_as_dict(scores: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:

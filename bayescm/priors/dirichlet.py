@@ -193,7 +193,7 @@ class Dirichlet(_Simplex):
             if np.ndim(self.alpha) == 0:
                 raise ValueError(f"{self!r} has one concentration for every class: give the "
                                  "number of classes (k=..., or dims with coords).")
-            k = len(self.alpha)  # type: ignore[arg-type]
+            k = int(np.shape(self.alpha)[0])
         return self.vector(k)
 
     def concentration(self, k: int, role: str = "prevalence") -> np.ndarray:
