@@ -43,8 +43,8 @@ def _provenance(sample_dims: tuple[str, ...] | None = None) -> dict[str, Any]:
                       sample_dims=sample_dims)
 
 
-def make_dataset(variables: Variables, coords: Mapping[str, Any], attrs: Mapping[str, Any] = ()
-                 ) -> xr.Dataset:
+def make_dataset(variables: Variables, coords: Mapping[str, Any],
+                 attrs: Mapping[str, Any] | None = None) -> xr.Dataset:
     """Build a Dataset from ``{name: (dims, array, attrs)}`` with provenance attributes."""
     used = {d for dims, _, _ in variables.values() for d in dims}
     data_vars = {
@@ -53,7 +53,7 @@ def make_dataset(variables: Variables, coords: Mapping[str, Any], attrs: Mapping
     ds_coords = {k: v for k, v in coords.items() if k in used}
     sample = SAMPLE_DIMS if set(SAMPLE_DIMS) <= used else None
     return xr.Dataset(data_vars, coords=ds_coords,
-                      attrs={**_provenance(sample), **dict(attrs)})
+                      attrs={**_provenance(sample), **dict(attrs or {})})
 
 
 def make_tree(groups: Mapping[str, xr.Dataset], attrs: Mapping[str, Any]) -> xr.DataTree:
@@ -108,7 +108,7 @@ def set_group(idata: xr.DataTree, name: str, ds: xr.Dataset) -> None:
 
 def root_attrs(idata: xr.DataTree) -> dict[str, Any]:
     """The root attributes (method, model kind, priors, ...)."""
-    return dict(idata.attrs)
+    return {str(k): v for k, v in idata.attrs.items()}
 
 
 def json_attr(value: Any) -> str:
@@ -206,7 +206,7 @@ def load(path: str | os.PathLike[str]) -> xr.DataTree:
     with xr.open_datatree(path, engine="h5netcdf") as tree:
         out = tree.load().copy()
     for node in out.subtree:  # float32 draws come back as float64 for computing
-        for var in list(node.data_vars):
+        for var in [str(v) for v in node.data_vars]:
             if node[var].dtype == np.float32:
                 node[var] = node[var].astype(np.float64)
     try:

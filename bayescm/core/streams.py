@@ -129,7 +129,8 @@ def record(seq: np.random.SeedSequence) -> dict[str, Any]:
     {'random_seed': 3}
     """
     entropy = seq.entropy
-    if isinstance(entropy, numbers.Integral):
+    assert entropy is not None  # a SeedSequence draws its entropy when given None
+    if isinstance(entropy, (int, numbers.Integral)):
         value: Any = int(entropy) if 0 <= int(entropy) <= INT64_MAX else str(int(entropy))
     else:  # a sequence of integers
         value = json.dumps([int(v) for v in entropy])
@@ -171,7 +172,8 @@ def _identity(attrs: Mapping[str, Any]) -> tuple[Any, ...] | None:
     if seq is None:
         return None
     entropy = seq.entropy
-    return (tuple(entropy) if not isinstance(entropy, numbers.Integral) else int(entropy),
+    assert entropy is not None  # a SeedSequence draws its entropy when given None
+    return (int(entropy) if isinstance(entropy, (int, numbers.Integral)) else tuple(entropy),
             tuple(seq.spawn_key))
 
 

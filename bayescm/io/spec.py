@@ -337,6 +337,7 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
         raise SpecError(f"{where}missing [data] table: give tp/fn/tn/fp, counts, csv, table, "
                         "dataset or [data.classifiers] (or simulate matrices with [simulate]).")
     base = source.parent if source is not None else Path.cwd()
+    data: ConfusionMatrix | dict[str, Any]
     if "simulate" in raw:
         data = _parse_simulate(raw["simulate"], source)
     else:
