@@ -8,12 +8,14 @@ once per old path. The public names (``bcm.fit``, ``bcm.prob_superior``, ...) ne
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import warnings
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
 
 __all__ = ["MOVED", "install"]
 
@@ -42,7 +44,7 @@ _warned: set[str] = set()
 _HERE = __file__
 
 
-class _Alias(importlib.abc.Loader):
+class _Alias:  # a loader (duck-typed: importing importlib.abc costs ~18 ms at start-up)
     def __init__(self, target: str) -> None:
         self.target = target
 
@@ -53,7 +55,7 @@ class _Alias(importlib.abc.Loader):
         return None
 
 
-class _OldPaths(importlib.abc.MetaPathFinder):
+class _OldPaths:  # a meta path finder (duck-typed)
     def find_spec(self, fullname: str, path: Any = None, target: Any = None
                   ) -> importlib.machinery.ModuleSpec | None:
         head, _, old = fullname.partition(".")
@@ -65,7 +67,7 @@ class _OldPaths(importlib.abc.MetaPathFinder):
             warnings.warn(f"{fullname} moved to {new} in bayescm 0.3; import it from there (or "
                           "use the names in bayescm's namespace, which did not move).",
                           DeprecationWarning, skip_file_prefixes=("<frozen", _HERE))
-        return importlib.machinery.ModuleSpec(fullname, _Alias(new))
+        return importlib.machinery.ModuleSpec(fullname, cast("Loader", _Alias(new)))
 
 
 def install() -> None:
