@@ -18,14 +18,10 @@ from typing import Any
 import bayescm.accessor  # noqa: F401  (registers the idata.bcm accessor on xarray.DataTree)
 from bayescm import _compat, metrics, priors
 from bayescm._version import __version__
-from bayescm.analyses.batch import summarize_batch
 from bayescm.analyses.predictive import posterior_predictive, prior_predictive
 from bayescm.analyses.prevalence import with_prevalence
-from bayescm.analyses.sensitivity import prior_sensitivity
-from bayescm.analyses.simulate import simulate, simulate_counts
+from bayescm.analyses.simulate import simulate, simulate_counts  # old module path: see _compat
 from bayescm.analyses.summary import informedness, probability, summary
-from bayescm.comparisons import leaderboard, prob_superior, rank_probabilities
-from bayescm.comparisons.paired import compare_paired, compare_paired_counts, comparison_table
 from bayescm.core import diagnostics, stats
 from bayescm.core.config import rc_context, rcParams
 from bayescm.core.confusion import ConfusionMatrix, EmptyMatrixWarning
@@ -33,23 +29,40 @@ from bayescm.core.container import load, save
 from bayescm.core.scores import Scores
 from bayescm.core.stats import HDI_PROB
 from bayescm.io import datasets
-from bayescm.io.spec import load_spec
 from bayescm.metrics.base import Metric, list_metrics
 from bayescm.models.build import build_model
 from bayescm.models.fitting import fit, refit
 from bayescm.priors import Beta, Dirichlet, Fixed, Flat, Haldane, Jeffreys, Laplace, Weak
-from bayescm.priors.elicit import cells_from_metrics, priors_from_matrix, priors_from_metrics
 
-# Submodules with heavier imports (matplotlib) or their own namespace load on first use.
 _LAZY = {"frequentist": "bayescm.analyses.frequentist", "plots": "bayescm.plots",
          "samplesize": "bayescm.analyses.samplesize", "spec": "bayescm.io.spec",
          "hierarchical": "bayescm.models.hierarchical"}
+"""Submodules with heavier imports (matplotlib, PyMC) or their own namespace: loaded on use."""
+
+_LAZY_NAMES = {
+    "summarize_batch": "bayescm.analyses.batch",
+    "prior_sensitivity": "bayescm.analyses.sensitivity",
+    "leaderboard": "bayescm.comparisons.leaderboard",
+    "prob_superior": "bayescm.comparisons.superiority",
+    "rank_probabilities": "bayescm.comparisons.ranks",
+    "compare_paired": "bayescm.comparisons.paired",
+    "compare_paired_counts": "bayescm.comparisons.paired",
+    "comparison_table": "bayescm.comparisons.paired",
+    "load_spec": "bayescm.io.spec",
+    "cells_from_metrics": "bayescm.priors.elicit", "priors_from_matrix": "bayescm.priors.elicit",
+    "priors_from_metrics": "bayescm.priors.elicit",
+}
+"""Public functions whose modules load on first use, to keep ``import bayescm`` light."""
 _compat.install()  # old module paths (bayescm.fitting, bayescm.compare, ...) warn once
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return import_module(_LAZY[name])
+    if name in _LAZY_NAMES:
+        value = getattr(import_module(_LAZY_NAMES[name]), name)
+        globals()[name] = value  # later look-ups skip this hook
+        return value
     raise AttributeError(f"module 'bayescm' has no attribute {name!r}")
 
 

@@ -79,7 +79,7 @@ def install() -> None:
     """
     package = sys.modules["bayescm"]
     for old, new in MOVED.items():
-        attr = getattr(package, old, None)
+        attr = vars(package).get(old)  # (no lazy import triggered)
         if attr is not None and not isinstance(attr, ModuleType):
             sys.modules.setdefault(f"bayescm.{old}", importlib.import_module(f"bayescm.{new}"))
     if not any(isinstance(f, _OldPaths) for f in sys.meta_path):

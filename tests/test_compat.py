@@ -53,3 +53,17 @@ def test_old_paths_named_like_functions_do_not_hide_them() -> None:
 
     assert callable(bcm.summary) and callable(bcm.simulate)
     assert informedness is bcm.informedness and simulate_counts is bcm.simulate_counts
+
+
+def test_import_bayescm_leaves_the_heavy_parts_for_later() -> None:
+    code = ("import sys, bayescm as bcm\n"
+            "heavy = ['bayescm.models.hierarchical', 'bayescm.models.scores', "
+            "'bayescm.models.paired', 'bayescm.comparisons.paired', 'bayescm.analyses.batch', "
+            "'bayescm.io.spec', 'pymc', 'matplotlib', 'scipy']\n"
+            "print([m for m in heavy if m in sys.modules])\n"
+            "bcm.compare_paired, bcm.summarize_batch\n"
+            "import bayescm.models.registry as r\n"
+            "print(r.get('hierarchical').key, 'bayescm.models.hierarchical' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == ["[]", "hierarchical True"]

@@ -1,10 +1,10 @@
 """Model kinds and fitting: the contract, the registry, the context and the built-in kinds.
 
-Importing this package registers the built-in kinds (binary, multiclass, paired, hierarchical,
-scores) in :mod:`bayescm.models.registry`.
+The built-in kinds (binary, multiclass, paired, hierarchical, scores) register in
+:mod:`bayescm.models.registry` when their module is first needed (``registry.BUILT_IN``), so
+``import bayescm`` does not import them all.
 """
 
-from bayescm.models import binary, hierarchical, multiclass, paired, scores  # noqa: F401 (register)
 from bayescm.models.base import ModelKind, Parameter
 from bayescm.models.registry import get, keys, kind_of, register
 

@@ -25,6 +25,23 @@ __all__ = ["for_data", "get", "keys", "kind_of", "kinds_supporting", "register",
 
 _KINDS: dict[str, type[ModelKind]] = {}
 
+BUILT_IN = {"binary": "bayescm.models.binary", "multiclass": "bayescm.models.multiclass",
+            "scores": "bayescm.models.scores", "paired": "bayescm.models.paired",
+            "hierarchical": "bayescm.models.hierarchical"}
+"""The built-in kinds and their modules, imported (and so registered) on first use."""
+
+for _key in BUILT_IN:
+    add_model_key(_key)  # trees of a built-in kind are valid before its module is imported
+
+
+def _load_built_in(key: str | None = None) -> None:
+    """Import the module of one built-in kind (or all), which registers it."""
+    from importlib import import_module
+
+    for name, module in BUILT_IN.items():
+        if (key is None or name == key) and name not in _KINDS:
+            import_module(module)
+
 
 def register[K: type[ModelKind]](cls: K) -> K:
     """Add a model kind under ``cls.key`` (a class decorator); checks its declarations.
@@ -77,15 +94,18 @@ def unregister(key: str) -> None:
 
 def keys() -> list[str]:
     """Registered keys, sorted."""
+    _load_built_in()
     return sorted(_KINDS)
 
 
 def get(key: str) -> type[ModelKind]:
     """The kind class registered under ``key``; a ValueError naming the registered ones."""
+    if isinstance(key, str) and key not in _KINDS and key in BUILT_IN:
+        _load_built_in(key)
     try:
         return _KINDS[key]
     except (KeyError, TypeError):
-        raise ValueError(f"Unknown model {key!r}; registered models: {', '.join(_KINDS)}."
+        raise ValueError(f"Unknown model {key!r}; registered models: {', '.join(keys())}."
                          ) from None
 
 
@@ -113,6 +133,7 @@ def require(kind: ModelKind, analysis: str, remedy: str = "") -> None:
 
 def kinds_supporting(analysis: str) -> list[str]:
     """Keys of the kinds whose results an analysis applies to."""
+    _load_built_in()
     return [k for k, cls in _KINDS.items() if analysis in cls.analyses]
 
 
@@ -120,6 +141,8 @@ def for_data(data: Any, model: str = "auto") -> ModelKind:
     """The kind that fits ``data``: ``model`` if named, else the first kind that accepts it."""
     if model != "auto":
         return get(model).from_data(data)
+    for key in ("binary", "multiclass", "scores"):  # the built-in kinds that accept data
+        _load_built_in(key)
     for cls in _KINDS.values():
         if cls.accepts(data):
             return cls.from_data(data)
