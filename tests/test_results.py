@@ -162,3 +162,25 @@ def test_batch_prior_is_shared_and_haldane_batch_names_classifier():
     assert "classifier" not in idata["prior"].dims
     assert stats.kstest(idata["prior"]["tpr"].values.ravel(), stats.beta(0.5, 0.5).cdf
                         ).pvalue > 1e-3
+
+
+def test_prior_group_is_computed_on_first_read_and_equals_an_eager_draw() -> None:
+    import pickle
+
+    from bayescm.models.context import FitContext
+    from bayescm.models.pipeline import prior_draws, seeds
+
+    cm = bcm.ConfusionMatrix([[30, 4, 1], [3, 25, 5], [0, 4, 28]], labels=list("abc"))
+    idata = bcm.fit(cm, random_seed=7, draws=300)
+    var = idata["prior"].to_dataset().variables["acc"]
+    assert not isinstance(var._data, np.ndarray)  # not drawn by fit or summary
+    bcm.summary(idata)
+    assert not isinstance(idata["prior"].to_dataset().variables["acc"]._data, np.ndarray)
+    ctx = FitContext.from_arguments(cm, random_seed=7, draws=300)
+    _, rng, _ = seeds(ctx.seed)
+    params, _ = prior_draws(ctx.kind, ctx.priors, None, ctx.counts, rng, 4, 300)
+    eager = ctx.kind.derive(params, ctx.priors, ctx.metrics)
+    for name, (_, values) in eager.items():
+        np.testing.assert_array_equal(idata["prior"][name].values, values)
+    again = pickle.loads(pickle.dumps(bcm.fit(cm, random_seed=7, draws=300)))
+    np.testing.assert_array_equal(again["prior"]["kappa"].values, eager["kappa"][1])

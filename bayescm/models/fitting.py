@@ -20,6 +20,7 @@ from bayescm.core import container as box
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.resources import check_memory
 from bayescm.core.scores import Scores
+from bayescm.core.streams import child
 from bayescm.core.validate import keyword_checked
 from bayescm.metrics.base import Metric
 from bayescm.models.base import ModelKind
@@ -258,13 +259,20 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
         warn_convergence(groups["sample_stats"],
                          {p: (diagnostics[p][1][0], diagnostics[p][1][1]) for p in free},
                          float(options.get("target_accept", 0.9)))
-    prior_params, prior_batch = prior_draws(kind, priors, names, counts, rng_prior, chains,
-                                             draws)
-    if prior_params is not None:
-        groups["prior"] = box.make_dataset(
-            ctx.name_variables(kind.derive(prior_params, priors, selected), box.SAMPLE_DIMS,
-                               "auto" if prior_batch else "none"),
-            coords, {"method": "exact" if not prior_batch and method == "exact" else method})
+    prior_params: Any = None
+    if not kind.improper(priors) and kind.exact_prior(priors, np.random.default_rng(0), 1, 1):
+        # drawn with NumPy and shared by the batch: computed when first read (summaries never
+        # read it), from the same stream an eager draw would use
+        groups["prior"] = _lazy_prior(kind, ctx, coords, method)
+        prior_params = True
+    else:
+        prior_params, prior_batch = prior_draws(kind, priors, names, counts, rng_prior, chains,
+                                                 draws)
+        if prior_params is not None:
+            groups["prior"] = box.make_dataset(
+                ctx.name_variables(kind.derive(prior_params, priors, selected),
+                                   box.SAMPLE_DIMS, "auto" if prior_batch else "none"),
+                coords, {"method": method})
     groups["observed_metrics"] = box.make_dataset(
         ctx.name_variables(observed_derived(kind, counts, priors, selected), ()),
         coords, {"note": "every posterior variable at the observed counts (at a fixed "
@@ -283,6 +291,34 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
     if prior_params is None:
         attrs["prior_note"] = "no prior group: an improper prior (Haldane) cannot be sampled"
     return assemble(ctx, groups, **attrs)
+
+
+def _lazy_prior(kind: ModelKind, ctx: FitContext, coords: Mapping[str, Any], method: str
+                ) -> xr.Dataset:
+    """The prior group of NumPy-drawn priors, its arrays computed on first read.
+
+    The names, dims and long names come from a one-draw probe; the draws themselves use the
+    prior stream of :func:`~bayescm.models.pipeline.seeds` (child 1 of the fit's seed), so the
+    values equal an eager draw's.
+    """
+    priors, selected, chains, draws = ctx.priors, ctx.metrics, ctx.chains, ctx.draws
+    probe_params = kind.exact_prior(priors, np.random.default_rng(0), 1, 1)
+    assert probe_params is not None
+    probe = ctx.name_variables(kind.derive(probe_params, priors, selected), box.SAMPLE_DIMS,
+                               "none")
+    seq = child(ctx.seed, 1)
+
+    def compute() -> dict[str, np.ndarray]:
+        params = kind.exact_prior(priors, np.random.default_rng(seq), chains, draws)
+        assert params is not None
+        return {name: arr for name, (_, arr) in kind.derive(params, priors, selected).items()}
+
+    source = box.LazyArrays(compute)
+    variables = {name: box.lazy_variable(dims, source, name, (chains, draws) + arr.shape[2:],
+                                         attrs)
+                 for name, (dims, arr, attrs) in probe.items()}
+    return box.make_dataset(variables, coords,
+                            {"method": "exact" if method == "exact" else method})
 
 
 @keyword_checked
