@@ -212,7 +212,8 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
     selected = ctx.metrics
     check_memory(stored_values(kind, selected, len(counts), chains, draws), "This fit", [
         "fewer draws (draws=, chains=)", "only the metrics you need (metrics=[...])",
-        "the batch in smaller parts (fit a few thousand matrices at a time)"])
+        "bcm.summarize_batch for summaries only: it works through chunks in bounded memory, "
+        "on a dask cluster with client=", "the batch in smaller parts"])
     rng_post, rng_prior, nuts_seed = seeds(ctx.seed)
     free = kind.free(priors)
 
