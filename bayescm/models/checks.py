@@ -90,16 +90,38 @@ def check_fixed_prevalence(priors: Mapping[str, Any], counts: np.ndarray,
 
 _SET_BY_FIT = ("draws", "chains", "random_seed", "progressbar", "return_inferencedata")
 
+NUTS_SAMPLERS = ("pymc", "nutpie", "numpyro", "blackjax")
+"""Values of ``nuts_sampler=``: PyMC's own NUTS (the default) or an external implementation."""
+
+_HANDED_TO_NUTPIE = ("max_treedepth",)
+"""Step options PyMC hands an external sampler only inside ``nuts=`` (it moves
+``target_accept`` there itself and renames ``max_treedepth`` to nutpie's ``maxdepth``)."""
+
 
 def sampler_options(method: str, sampler_kwargs: Mapping[str, Any] | None,
                      nuts_options: Mapping[str, Any]) -> dict[str, Any]:
-    """Validated ``pymc.sample`` options; none are allowed on the exact path."""
+    """Validated ``pymc.sample`` options; none are allowed on the exact path.
+
+    On the NUTS path the result always names the sampler: ``nuts_sampler="pymc"`` unless the
+    caller chose another (PyMC would otherwise switch to nutpie whenever it is installed, so the
+    same seed would give other draws on another machine). For ``nuts_sampler="nutpie"``,
+    ``max_treedepth`` moves into ``nuts=``, the only way PyMC hands it to an external sampler
+    (``target_accept`` PyMC moves itself).
+
+    Examples
+    --------
+    >>> from bayescm.models.checks import sampler_options
+    >>> sampler_options("nuts", None, {"tune": 500})
+    {'tune': 500, 'nuts_sampler': 'pymc'}
+    >>> sampler_options("exact", None, {})
+    {}
+    """
     if sampler_kwargs is not None and not isinstance(sampler_kwargs, Mapping):
         raise TypeError(f"sampler_kwargs must be a mapping of pymc.sample options, got "
                         f"{sampler_kwargs!r}.")
     options = {**dict(sampler_kwargs or {}), **dict(nuts_options)}
     if not options:
-        return {}
+        return {"nuts_sampler": "pymc"} if method == "nuts" else {}
     taken = [k for k in options if k in _SET_BY_FIT]
     if taken:
         hint = "".join(dict.fromkeys(_HINTS.get(k, "") for k in taken))
@@ -121,11 +143,80 @@ def sampler_options(method: str, sampler_kwargs: Mapping[str, Any] | None,
             "uses the exact "
             "(closed-form) sampler, which has none. Drop them, or pass method='nuts' to sample "
             "with PyMC.")
+    return _nuts_backend(options) if method == "nuts" else options
+
+
+def _nuts_backend(options: dict[str, Any]) -> dict[str, Any]:
+    """Name the NUTS implementation and hand nutpie the step options it understands."""
+    sampler = options.setdefault("nuts_sampler", "pymc")
+    if sampler not in NUTS_SAMPLERS:
+        raise ValueError(f"nuts_sampler={sampler!r} is not a NUTS implementation PyMC knows; use "
+                         f"one of {', '.join(map(repr, NUTS_SAMPLERS))} ('pymc', the default, "
+                         "or 'nutpie', faster: pip install 'bayescm[nutpie]').")
+    step = options.get("nuts", {})
+    if not isinstance(step, Mapping):
+        raise TypeError(f"nuts= must be a mapping of NUTS step options, got {step!r}.")
+    if sampler != "nutpie":
+        return options
+    require_nutpie()
+    other = sorted(k for k in options if k in _PYMC_STEP_ONLY)
+    if other:
+        raise ValueError(
+            f"{other} are options of PyMC's own NUTS, which nutpie does not take (PyMC would "
+            "drop them silently); drop them, or use nuts_sampler='pymc'.")
+    handed = {k: options.pop(k) for k in _HANDED_TO_NUTPIE if k in options}
+    if handed:
+        options["nuts"] = {**handed, **dict(step)}
     return options
 
 
+_PYMC_STEP_ONLY = ("early_max_treedepth", "step_scale", "adapt_step_size", "max_energy_error",
+                   "gamma", "k", "t0")
+
+
+def require_nutpie() -> None:
+    """Raise an ImportError naming the ``nutpie`` extra unless a nutpie PyMC can use is installed.
+
+    Examples
+    --------
+    >>> from bayescm.models.checks import require_nutpie
+    >>> try:
+    ...     require_nutpie()
+    ... except ImportError as err:
+    ...     assert "bayescm[nutpie]" in str(err)
+    """
+    import importlib.metadata
+    import importlib.util
+
+    from pymc.sampling import mcmc
+
+    wanted = tuple(getattr(mcmc, "NUTPIE_MIN_VERSION", (0,)))
+    need = ".".join(map(str, wanted))
+    remedy = (f"install it with pip install 'bayescm[nutpie]' (or pip install 'nutpie>={need}', "
+              "conda install -c conda-forge nutpie), or use nuts_sampler='pymc'")
+    if importlib.util.find_spec("nutpie") is None:
+        raise ImportError(f"nuts_sampler='nutpie' needs the nutpie package, which is not "
+                          f"installed: {remedy}.")
+    version = importlib.metadata.version("nutpie")
+    have = tuple(int("".join(c for c in part if c.isdigit()) or 0)
+                 for part in version.split(".")[:3])
+    if have < wanted:
+        raise ImportError(f"nuts_sampler='nutpie': this PyMC needs nutpie >= {need}, but "
+                          f"{version} is installed; {remedy}.")
+
+
 def nuts_option_names() -> frozenset[str]:
-    """Options ``pymc.sample`` accepts (its own parameters and the NUTS step's)."""
+    """Options ``pymc.sample`` accepts (its own parameters and the NUTS step's).
+
+    ``nuts_sampler`` (``"pymc"`` or ``"nutpie"``, see :data:`NUTS_SAMPLERS`) chooses the NUTS
+    implementation; ``nuts`` is a mapping of options for it.
+
+    Examples
+    --------
+    >>> from bayescm.models.checks import nuts_option_names
+    >>> {"nuts_sampler", "target_accept", "tune", "nuts"} <= nuts_option_names()
+    True
+    """
     import inspect
 
     import pymc as pm
@@ -133,7 +224,7 @@ def nuts_option_names() -> frozenset[str]:
     own = set(inspect.signature(pm.sample).parameters) - {"kwargs", "step", "model"} - set(
         _SET_BY_FIT)
     nuts = {"target_accept", "max_treedepth", "early_max_treedepth", "step_scale",
-            "adapt_step_size", "max_energy_error", "gamma", "k", "t0"}
+            "adapt_step_size", "max_energy_error", "gamma", "k", "t0", "nuts", "nuts_sampler"}
     return frozenset(own | nuts)
 
 

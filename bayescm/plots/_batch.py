@@ -30,8 +30,17 @@ if TYPE_CHECKING:
 __all__ = ["plot_paired", "plot_rank_probabilities"]
 
 
-def _rank_table(ranks: Any, top: int | None) -> tuple[list[str], np.ndarray, np.ndarray | None]:
-    """Names, P(rank) matrix (classifier x rank) and expected prizes, from either input."""
+MAX_ROWS = 50
+"""Most classifiers a rank heatmap draws; a larger batch shows its best and worst halves."""
+
+MAX_RANKS = 20
+"""Most rank columns drawn when ``top`` is not given (the first and last halves of a full
+table; the first ranks of a table cut with ``max_rank``)."""
+
+
+def _rank_table(ranks: Any, top: int | None
+                ) -> tuple[list[str], np.ndarray, np.ndarray | None, np.ndarray]:
+    """Names, P(rank) matrix (classifier x rank), expected prizes and expected ranks."""
     if isinstance(ranks, pd.DataFrame):
         cols = [c for c in ranks.columns if str(c).startswith("p_rank_")]
         if not cols:
@@ -40,22 +49,48 @@ def _rank_table(ranks: Any, top: int | None) -> tuple[list[str], np.ndarray, np.
         prizes = (ranks["expected_prize"].to_numpy(dtype=float)
                   if "expected_prize" in ranks else None)
         names = [str(v) for v in ranks.index]
+        given = (ranks["expected_rank"].to_numpy(dtype=float) if "expected_rank" in ranks
+                 else None)
     elif isinstance(ranks, xr.Dataset) and "rank_probability" in ranks:
         rp = ranks["rank_probability"].transpose("classifier", "rank")
         probs = np.asarray(rp.values, dtype=float)
         names = [str(v) for v in rp["classifier"].values]
         prizes = None
+        given = (np.asarray(ranks["expected_rank"].transpose("classifier").values, dtype=float)
+                 if "expected_rank" in ranks else None)
     else:
         raise TypeError("Pass the Dataset of bcm.rank_probabilities or the DataFrame of "
                         f"bcm.leaderboard, not {type(ranks).__name__}.")
+    if given is None:  # from the ranks shown; mass beyond them counts as the next rank
+        positions = np.arange(1, probs.shape[1] + 1)
+        given = probs @ positions + (1 - probs.sum(axis=1)) * (probs.shape[1] + 1)
     if top is not None:
         probs = probs[:, :top]
-    return names, probs, prizes
+    return names, probs, prizes, given
+
+
+def _keep(n: int, limit: int | None, key: np.ndarray | None = None, both_ends: bool = True
+          ) -> tuple[np.ndarray, tuple[int, np.ndarray] | None]:
+    """Indices to draw (of ``n``, ordered by ``key`` when cut) and the gap: (where, hidden)."""
+    if limit is None or n <= limit:
+        return np.arange(n), None
+    order = np.arange(n) if key is None else np.argsort(key, kind="stable")
+    if not both_ends:
+        return order[:limit], None
+    half = limit // 2
+    return np.concatenate([order[:half], order[n - half:]]), (half, order[half:n - half])
+
+
+def _positions(count: int, gap: tuple[int, np.ndarray] | None) -> np.ndarray:
+    """Display positions of ``count`` drawn entries, leaving one free slot at the gap."""
+    at = np.arange(count)
+    return at if gap is None else at + (at >= gap[0])
 
 
 @keyword_checked
 def plot_rank_probabilities(
-    ranks: Any, ax: Axes | None = None, prizes: Any = None, top: int | None = None
+    ranks: Any, ax: Axes | None = None, prizes: Any = None, top: int | None = None, *,
+    max_rows: int | None = MAX_ROWS,
 ) -> Axes:
     """Heatmap of P(rank) for every classifier: a probabilistic leaderboard (paper Fig. 5).
 
@@ -70,7 +105,14 @@ def plot_rank_probabilities(
         Prize for rank 1, 2, ...; the expected prize of each classifier,
         ``sum_r P(rank r) * prize_r``, is written beside its row.
     top : int, optional
-        Show only the first ``top`` ranks.
+        Show only the first ``top`` ranks. By default every rank up to 20; of a longer table
+        the first 10 and, when the table holds every rank, the last 10, with a blank column
+        between them (the axis label says which are left out).
+    max_rows : int or None, default 50
+        Most classifiers drawn. A larger batch shows the ``max_rows // 2`` best and the
+        ``max_rows // 2`` worst by expected rank, best at the top, with a blank row between
+        them saying how many are not shown; the title says so. ``None`` draws every row (in
+        the table's order, as for a batch within the limit).
 
     Returns
     -------
@@ -84,9 +126,23 @@ def plot_rank_probabilities(
     >>> ax = plot_rank_probabilities(board, prizes=[100, 50, 10])
     >>> ax.get_xlabel()
     'rank'
+
+    A leaderboard of 400 entries shows its best and worst 25:
+
+    >>> import numpy as np
+    >>> scores = dict(zip([f"e{i}" for i in range(400)], np.linspace(0.95, 0.75, 400)))
+    >>> ax = plot_rank_probabilities(bcm.leaderboard(scores, n=2000, draws=2000,
+    ...                                              random_seed=0))
+    >>> ax.get_title().splitlines()[1]
+    'the best and worst 25 of 400 by expected rank'
+    >>> [t.get_text() for t in ax.texts if t.get_gid() == "not_shown"]
+    ['... 350 classifiers not shown (expected ranks 27 to 373)']
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
-    names, probs, expected = _rank_table(ranks, top)
+    if max_rows is not None and (isinstance(max_rows, bool) or not isinstance(max_rows, int)
+                                 or max_rows < 2):
+        raise ValueError(f"max_rows must be an integer >= 2 or None, got {max_rows!r}.")
+    names, probs, expected, exp_rank = _rank_table(ranks, top)
     if prizes is not None:
         prize = np.asarray(prizes, dtype=float)
         if prize.ndim != 1 or np.any(~np.isfinite(prize)) or np.any(prize < 0):
@@ -94,26 +150,54 @@ def plot_rank_probabilities(
         if prize.size > probs.shape[1]:
             raise ValueError(f"{prize.size} prizes but only {probs.shape[1]} ranks are shown.")
         expected = probs[:, : prize.size] @ prize
-    ax = new_axes(ax, figsize=(1.5 + 0.45 * probs.shape[1], 1.2 + 0.35 * len(names)))
-    image = ax.imshow(100 * probs, cmap="Blues", vmin=0, vmax=100, aspect="auto",
+    n_cls, n_rank = probs.shape
+    rows, row_gap = _keep(n_cls, max_rows, exp_rank)
+    full = top is None and n_rank == n_cls  # every rank: show the first and the last
+    cols, col_gap = _keep(n_rank, None if top is not None else MAX_RANKS, both_ends=full)
+    y, x = _positions(rows.size, row_gap), _positions(cols.size, col_gap)
+    shown = np.full((rows.size + (row_gap is not None), cols.size + (col_gap is not None)),
+                    np.nan)
+    shown[np.ix_(y, x)] = probs[np.ix_(rows, cols)]
+    ax = new_axes(ax, figsize=(1.5 + 0.45 * shown.shape[1], 1.2 + 0.35 * shown.shape[0]))
+    image = ax.imshow(100 * shown, cmap="Blues", vmin=0, vmax=100, aspect="auto",
                       gid="rank_probability")
-    for (i, j), p in np.ndenumerate(probs):
+    for (i, j), p in np.ndenumerate(probs[np.ix_(rows, cols)]):
         if p >= 0.005:
-            ax.text(j, i, f"{100 * p:.0f}", ha="center", va="center", fontsize=7,
-                    color="white" if p > 0.6 else "black")
-    ax.set_xticks(range(probs.shape[1]), [str(r + 1) for r in range(probs.shape[1])])
-    ax.set_yticks(range(len(names)), names)
-    ax.set_xlabel("rank")
-    ax.set_ylabel("classifier (published order)")
+            ax.text(float(x[j]), float(y[i]), f"{100 * p:.0f}", ha="center", va="center",
+                    fontsize=7, color="white" if p > 0.6 else "black")
+    ticks = [str(r + 1) for r in cols]
+    xlabel = "rank"
+    if col_gap is not None:
+        ticks.insert(col_gap[0], "...")
+        xlabel += (f" (ranks {col_gap[0] + 1:,} to {n_rank - col_gap[0]:,} not shown)")
+    elif cols.size < n_rank:
+        xlabel += f" (the first {cols.size} of {n_rank:,} shown; top= shows more)"
+    ax.set_xticks(range(shown.shape[1]), ticks)
+    labels = [names[i] for i in rows]
+    if row_gap is not None:
+        labels.insert(row_gap[0], "")
+    ax.set_yticks(range(shown.shape[0]), labels)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("classifier (published order)" if row_gap is None else
+                  "classifier (by expected rank)")
     ax.figure.colorbar(image, ax=ax, label="P(rank) (%)", shrink=0.8)
     if expected is not None:
-        for i, value in enumerate(expected):
-            ax.annotate(f"{value:,.0f}", xy=(1.0, i), xycoords=("axes fraction", "data"),
-                        xytext=(4, 0), textcoords="offset points", va="center", fontsize=8,
-                        gid=f"expected_prize:{names[i]}")
+        for row, at in zip(rows, y, strict=True):
+            ax.annotate(f"{expected[row]:,.0f}", xy=(1.0, float(at)),
+                        xycoords=("axes fraction", "data"), xytext=(4, 0),
+                        textcoords="offset points", va="center", fontsize=8,
+                        gid=f"expected_prize:{names[row]}")
         ax.annotate("expected\nprize", xy=(1.0, 1.0), xycoords="axes fraction",
                     xytext=(4, 2), textcoords="offset points", va="bottom", fontsize=8)
-    ax.set_title("Probabilistic leaderboard: P(rank) in %", pad=22)
+    title = "Probabilistic leaderboard: P(rank) in %"
+    if row_gap is not None:
+        at, hidden = row_gap
+        title += f"\nthe best and worst {at} of {n_cls:,} by expected rank"
+        ax.text(0.5, at, f"... {hidden.size:,} classifiers not shown (expected ranks "
+                f"{exp_rank[hidden].min():,.0f} to {exp_rank[hidden].max():,.0f})",
+                transform=ax.get_yaxis_transform(), ha="center", va="center", fontsize=8,
+                style="italic", gid="not_shown")
+    ax.set_title(title, pad=22)
     return ax
 
 

@@ -85,11 +85,29 @@ def _pick(da: xr.DataArray, dim: str, value: Hashable | None, arg: str, name: st
     if value is None:
         raise ValueError(
             f"{name!r} has a {dim!r} dim; choose one with {arg}=... (one of: "
-            f"{', '.join(options)})."
+            f"{some(options)})."
         )
     if str(value) not in options:
-        raise KeyError(f"{arg}={value!r} is not in {name!r}; choose one of: {', '.join(options)}.")
+        raise KeyError(f"{arg}={value!r} is not in {name!r}; choose one of: {some(options)}.")
     return da.isel({dim: options.index(str(value))})
+
+
+def some(options: list[str], limit: int = 12) -> str:
+    """The options, or the first and last few of a long list (a batch of 20,000 classifiers).
+
+    Examples
+    --------
+    >>> from bayescm.plots._common import some
+    >>> some(["a", "b", "c"])
+    'a, b, c'
+    >>> some([f"c{i}" for i in range(20_000)])
+    'c0, c1, c2, c3, c4, c5, ..., c19994, c19995, c19996, c19997, c19998, c19999 (20,000 in all)'
+    """
+    if len(options) <= limit:
+        return ", ".join(options)
+    half = limit // 2
+    return (f"{', '.join(options[:half])}, ..., {', '.join(options[-half:])} "
+            f"({len(options):,} in all)")
 
 
 def select(da: xr.DataArray, name: str, classifier: Hashable | None = None,

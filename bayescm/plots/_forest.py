@@ -15,6 +15,7 @@ from bayescm.metrics import MetricInfo
 from bayescm.plots._common import (
     chance_corrected,
     draws_of,
+    format_value,
     hdi_prob_of,
     info_of,
     label_of,
@@ -31,10 +32,34 @@ if TYPE_CHECKING:
 
 __all__ = ["plot_forest"]
 
+MAX_ROWS = 50
+"""Most rows of one metric a forest draws; a larger batch shows its best and worst halves."""
+
+
+def shown_rows(rows: int, max_rows: int | None = MAX_ROWS) -> int:
+    """Rows a forest of ``rows`` entries occupies (the best and worst halves and a gap row).
+
+    For sizing figures before drawing (a grid of forests panels by its tallest).
+
+    Examples
+    --------
+    >>> from bayescm.plots._forest import shown_rows
+    >>> shown_rows(24), shown_rows(20_000), shown_rows(20_000, None)
+    (24, 51, 20000)
+    """
+    if max_rows is None or rows <= max_rows:
+        return rows
+    return 2 * (max_rows // 2) + 1
+
 
 def _rows(idata: xr.DataTree, var: str, class_: Hashable | None
           ) -> tuple[str, xr.DataArray, list[str], np.ndarray, np.ndarray | None]:
-    """One metric's rows: every classifier (and class) left after selecting ``class_``."""
+    """One metric's rows: every classifier (and class) left after selecting ``class_``.
+
+    The draws come back sample-major, ``(chain * draw, rows)``: a view of the stored array
+    (sample dims first, as every fit stores them), so a batch of 20,000 classifiers is not
+    copied; only the rows a figure shows are gathered later.
+    """
     keep = ("classifier",) if class_ is not None else ("classifier", "class")
     name, da = draws_of(idata, var, "posterior", class_=class_, keep=keep)
     rest = [d for d in da.dims if d not in box.SAMPLE_DIMS]
@@ -43,12 +68,13 @@ def _rows(idata: xr.DataTree, var: str, class_: Hashable | None
             f"A forest needs a batch fit with a 'classifier' dim, a per-class metric or several "
             f"metrics; {name!r} has dims {list(da.dims)}. Fit a mapping: "
             "bcm.fit({'a': cm_a, ...}), or pass a list of metrics.")
-    da = da.transpose(*rest, *[d for d in da.dims if d in box.SAMPLE_DIMS])
+    da = da.transpose(*[d for d in da.dims if d in box.SAMPLE_DIMS], *rest)
     shape = [da.sizes[d] for d in rest]
     coords = [[str(v) for v in da[d].values] if d in da.coords else
               [str(i) for i in range(da.sizes[d])] for d in rest]
-    labels = [", ".join(coords[k][i] for k, i in enumerate(idx)) for idx in np.ndindex(*shape)]
-    draws = np.asarray(da.values, dtype=float).reshape(len(labels), -1)
+    labels = coords[0] if len(rest) == 1 else [
+        ", ".join(coords[k][i] for k, i in enumerate(idx)) for idx in np.ndindex(*shape)]
+    draws = np.asarray(da.values).reshape(-1, len(labels))
     observed = None
     if box.has_group(idata, "observed_metrics") and name in box.get_group(idata,
                                                                          "observed_metrics"):
@@ -80,7 +106,7 @@ def _metric_rows(idata: xr.DataTree, names: Sequence[str], class_: Hashable | No
             f"The metrics {[i.name for i in infos]} are on different scales (proportions, "
             "ratios, raw units); draw each on its own axes, e.g. plot_forest(idata, [name]).")
     labels = [i.display_name for i in infos]
-    return infos, labels, np.stack(draws), np.array(observed)
+    return infos, labels, np.stack(draws, axis=1), np.array(observed)
 
 
 def _dims(idata: xr.DataTree, var: str) -> tuple[str, ...]:
@@ -101,6 +127,7 @@ def plot_forest(
     class_: Any = None,
     *,
     legend: bool = True,
+    max_rows: int | None = MAX_ROWS,
 ) -> Axes:
     """Posterior means, HDIs and observed values, one row per classifier, class or metric.
 
@@ -130,6 +157,12 @@ def plot_forest(
         Class of a per-class multiclass metric (default: one row per class).
     legend : bool, default True
         Draw the legend on the axes (a grid of forests may share one instead).
+    max_rows : int or None, default 50
+        Most rows of one metric drawn. A larger batch shows its ``max_rows // 2`` best and
+        ``max_rows // 2`` worst rows by posterior mean (whatever ``sort`` says), with a row
+        between them saying how many are not shown and the range of their means, and the title
+        says so. Only the rows shown are summarised, so a forest of 20,000 classifiers saves in
+        about a second. ``None`` draws every row.
 
     Returns
     -------
@@ -160,51 +193,85 @@ def plot_forest(
     >>> ax = plot_forest(cocaine, ["tpr", "tnr", "bm"])
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['BM', 'TNR', 'TPR']
+
+    A large batch shows its best and worst rows and says how many it leaves out:
+
+    >>> ax = plot_forest(idata, "bm", max_rows=10)
+    >>> ax.get_title()
+    'BM of 24 classifiers: the best and worst 5'
+    >>> [t.get_text() for t in ax.texts if t.get_gid() == "not_shown"]
+    ['... 14 classifiers not shown (posterior means 23 % to 66 %)']
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     prob = hdi_prob_of(idata, hdi_prob)
+    if max_rows is not None and (isinstance(max_rows, bool) or not isinstance(max_rows, int)
+                                 or max_rows < 2):
+        raise ValueError(f"max_rows must be an integer >= 2 or None, got {max_rows!r}.")
     if isinstance(var, str):
         name, da, labels, draws, observed = _rows(idata, var, class_)
         info = info_of(idata, name, da)
         xlabel = label_of(da, name) + unit_suffix(info)
         what = ("classifiers" if "classifier" in da.dims and "class" not in da.dims else
                 "classes" if "class" in da.dims and "classifier" not in da.dims else "rows")
-        title = f"{info.display_name} of {len(labels)} {what}"
+        title = f"{info.display_name} of {len(labels):,} {what}"
         ylabel = {"classifiers": "classifier", "classes": "class"}.get(what, "classifier, class")
-        mean = draws.mean(axis=1)
-        order = np.argsort(mean if info.higher_is_better is not False else -mean) if sort \
-            else np.arange(len(labels))[::-1]
+        with np.errstate(invalid="ignore"):
+            mean = draws.mean(axis=0, dtype=np.float64)
+        # ascending "goodness" (NaN the worst): the best row ends up at the top
+        key = np.where(np.isnan(mean), -np.inf, mean if info.higher_is_better is not False
+                       else -mean)
+        order = np.argsort(key, kind="stable") if sort else np.arange(len(labels))[::-1]
         annotate = chance_corrected(info) if annotate_deceptive is None else annotate_deceptive
     else:
         infos, labels, draws, observed = _metric_rows(idata, list(var), class_)
         info = infos[0] if len({i.reference for i in infos}) == 1 else _no_reference(infos[0])
         xlabel = ("value" if len(infos) > 1 else infos[0].long_name) + unit_suffix(info)
         title = infos[0].display_name if len(infos) == 1 else "Posterior means and HDIs"
-        ylabel = ""
-        mean = draws.mean(axis=1)
+        ylabel, what = "", "metrics"
+        mean = draws.mean(axis=0)
+        key = None  # the given metrics are all drawn, in the given order
         order = np.arange(len(labels))[::-1]
         annotate = bool(annotate_deceptive)
-    bounds = hdi(draws, prob)
-    y = np.arange(len(labels))
-    ax = new_axes(ax, figsize=(6.5, 1.2 + 0.28 * len(labels)))
-    ax.hlines(y, bounds[order, 0], bounds[order, 1], color="C0", lw=2.5, gid="hdi",
+    gap = None
+    if key is not None and max_rows is not None and len(labels) > max_rows:
+        half = max_rows // 2
+        order = np.argsort(key, kind="stable") if not sort else order
+        hidden = order[half:len(order) - half]
+        gap = (half, len(hidden), np.nanmin(mean[hidden]), np.nanmax(mean[hidden]))
+        order = np.concatenate([order[:half], order[len(order) - half:]])
+        title += f": the best and worst {half}"
+    shown = draws[:, order]  # (samples, rows shown): only these are summarised
+    bounds = hdi(shown, prob, axis=0)
+    y = np.arange(len(order), dtype=float)
+    if gap is not None:
+        y[gap[0]:] += 1  # a free row between the worst and the best
+    n_rows = len(order) + (gap is not None)
+    ax = new_axes(ax, figsize=(6.5, 1.2 + 0.28 * n_rows))
+    ax.hlines(y, bounds[:, 0], bounds[:, 1], color="C0", lw=2.5, gid="hdi",
               label=f"{100 * prob:g} % HDI")
     ax.plot(mean[order], y, "o", color="C0", ms=4, label="posterior mean", gid="mean")
     if observed is not None:
         ax.plot(observed[order], y, "x", color="C3", ms=6, label="observed", gid="observed")
     ax.set_yticks(y, [labels[i] for i in order])
-    ax.set_ylim(-0.7, len(labels) - 0.3)
+    ax.set_ylim(-0.7, n_rows - 0.3)
     if info.log:
         ax.set_xscale("log")
     percent_axis(ax.xaxis, info)
     reference_line(ax, info)
+    if gap is not None:
+        at, count, low, high = gap
+        ax.axhline(at, color="0.85", lw=0.8, ls="--", zorder=0, gid="gap")
+        ax.text(0.5, at, f"... {count:,} {what} not shown (posterior means "
+                f"{format_value(float(low), info, 0)} to {format_value(float(high), info, 0)})",
+                transform=ax.get_yaxis_transform(), ha="center", va="center", fontsize=8,
+                style="italic", bbox={"fc": "white", "ec": "none", "pad": 1}, gid="not_shown")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if annotate:
-        deceptive = (draws < 0).mean(axis=1)
+        deceptive = (shown < 0).mean(axis=0)
         for row, i in enumerate(order):
-            ax.annotate(f"{100 * deceptive[i]:.0f} %" if deceptive[i] >= 0.005 else "<1 %",
-                        xy=(1.01, row), xycoords=("axes fraction", "data"), va="center",
+            ax.annotate(f"{100 * deceptive[row]:.0f} %" if deceptive[row] >= 0.005 else "<1 %",
+                        xy=(1.01, y[row]), xycoords=("axes fraction", "data"), va="center",
                         fontsize=8, gid=f"r_deceptive:{labels[i]}")
         ax.annotate("r_deceptive", xy=(1.01, 1.0), xycoords="axes fraction", va="bottom",
                     fontsize=8, fontweight="bold")
