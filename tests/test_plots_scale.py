@@ -168,6 +168,7 @@ def test_default_figures_of_20000_matrices_save_fast(tmp_path):
         "metrics of one classifier": lambda: plots.plot_metrics(tree, classifier=first),
         "theta of one classifier": lambda: plots.plot_theta(tree, classifier=first).figure,
         "spec/CLI posterior figure": lambda: figure(tree, "posterior"),
+        "spec/CLI forest": lambda: figure(tree, "forest"),
     }
     took = {}
     for name, draw in figures.items():

@@ -121,11 +121,13 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
     if kind == "posterior":
         return _posterior_figure(idata, names, prob)
     from bayescm.plots import plot_forest
+    from bayescm.plots._forest import shown_rows
     from bayescm.plots._grid import grid
 
     rows = [int(np.prod([post[n].sizes[d] for d in post[n].dims if d not in box.SAMPLE_DIMS]))
             for n in names]
-    fig, axes = grid(len(names), None, min(len(names), 3), panel=(4.2, 0.8 + 0.28 * max(rows)))
+    fig, axes = grid(len(names), None, min(len(names), 3),
+                     panel=(4.2, 0.8 + 0.28 * shown_rows(max(rows))))  # as many as are drawn
     for ax, name in zip(axes, names, strict=True):
         many = any(d in post[name].dims for d in ("classifier", "class"))
         plot_forest(idata, name if many else [name], ax=ax, hdi_prob=prob, legend=False)

@@ -345,7 +345,7 @@ class HierarchicalModel(ModelKind):
 
     def fit(self, ctx: Any, options: Mapping[str, Any]) -> Any:
         """NUTS on the non-centred model, then the per-group, pooled and new-group outputs."""
-        from bayescm.models.checks import nuts_option_names
+        from bayescm.models.checks import sampler_options
 
         options = dict(options)
         group = options.pop("group", None)
@@ -356,10 +356,7 @@ class HierarchicalModel(ModelKind):
             raise ValueError(f"The hierarchical model is sampled with NUTS; "
                              f"method={ctx.method!r} is not available for it.")
         progressbar = bool(options.pop("progressbar", False))
-        options = {**dict(options.pop("sampler_kwargs", None) or {}), **options}
-        unknown = [k for k in options if k not in nuts_option_names()]
-        if unknown:
-            raise TypeError(f"fit() got an unknown keyword argument {unknown[0]!r}; valid "
-                            "keywords: pymc.sample options such as tune, target_accept, cores.")
+        # validated like every NUTS fit, naming the sampler (PyMC's unless nutpie is asked for)
+        options = sampler_options("nuts", options.pop("sampler_kwargs", None), options)
         self.group = group
         return fit_hierarchical(ctx, group, progressbar=progressbar, options=options)
