@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Create .venv with a Python >= 3.12 and install bayescm into it.
 #   bash scripts/setup.sh          # the package
-#   bash scripts/setup.sh test     # the package and the test tools
+#   bash scripts/setup.sh test     # the package, the test tools and the dask extra
+#   bash scripts/setup.sh dask     # any extras by name, comma-separated: test,dask
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extra="${1:-}"
@@ -44,9 +45,14 @@ quiet_pip() {  # pip's notes about unused local index folders are noise here
     "$py" -m pip install --quiet "$@" 2> >(grep -v '^WARNING: Location' >&2)
 }
 quiet_pip --upgrade pip
-if [ "$extra" = "test" ]; then
-    quiet_pip -e ".[test]"
-else
-    quiet_pip -e .
-fi
+case "$extra" in
+    "") quiet_pip -e . ;;
+    test) quiet_pip -e ".[test,dask]" ;;  # the tests cover summarize_batch on dask too
+    *)
+        if ! [[ "$extra" =~ ^[a-z]+(,[a-z]+)*$ ]]; then
+            echo "error: extras are names separated by commas (test, dask, test,dask), got '$extra'" >&2
+            exit 2
+        fi
+        quiet_pip -e ".[$extra]" ;;
+esac
 echo "setup: bayescm installed in .venv ($("$py" -c 'import bayescm; print(bayescm.__version__)'))"

@@ -1,43 +1,47 @@
 """Summaries of very large batches without keeping the draws: :func:`summarize_batch`.
 
 Users with many matrices (a leaderboard, one matrix per threshold, subgroup, site or day of a
-monitored model) mostly want summaries, not 20,000 draws of 30 variables per matrix.
-:func:`summarize_batch` works through the batch in chunks of classifiers: each chunk is drawn
-exactly (conjugate priors), its metrics derived, summarised (mean, sd, partition-based HDI, MU,
-R-hat and ESS, requested probabilities) and its draws dropped, so peak memory depends on the
-chunk size, not on the batch size. Each chunk has its own random stream, the child
-``(seed, chunk index)`` of the seed, so the same seed and chunk size give the same numbers
-whether the chunks run in this process, on threads or on a dask cluster (``client=``).
+monitored model) mostly want summaries, not thousands of draws of 30 variables per matrix.
+:func:`summarize_batch` validates the batch into a :class:`Batch` (rows, columns, chunk and
+block sizes, seed) and works through it in chunks of classifiers
+(:func:`bayescm.analyses.batch_chunk.summarize_chunk`), each with its own random stream, the
+child ``(seed, chunk index)`` of the seed, writing into one float32 table. Peak memory is one
+block of draws plus the table; the same seed and chunk size give the same numbers whether the
+chunks run in this process or as dask tasks on a cluster (``client=``,
+:mod:`bayescm.analyses.batch_dask`).
 """
 
 from __future__ import annotations
 
+import numbers
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from bayescm.analyses.batch_chunk import COLUMNS, OPERATORS, Plan, Progress, summarize_chunk
 from bayescm.core.confusion import ConfusionMatrix, as_batch
-from bayescm.core.diagnostics import rhat_ess_split
 from bayescm.core.resources import check_memory
 from bayescm.core.stats import hdi_prob_for
-from bayescm.core.streams import child, seed_sequence
+from bayescm.core.streams import record, seed_sequence
 from bayescm.core.validate import check_count_array, check_int, check_real, keyword_checked
+from bayescm.metrics import alias_table, canonical_name
 from bayescm.metrics.base import Metric, resolve_metrics
 from bayescm.models.build import model_kind
+from bayescm.models.checks import check_prior_strength
 from bayescm.models.context import checked_overrides, merged_priors
-from bayescm.models.pipeline import observed_derived, stored_values
+from bayescm.models.pipeline import observed_derived
 from bayescm.priors import is_conjugate
 
 __all__ = ["summarize_batch"]
 
-COLUMNS = ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu", "r_hat", "ess_mean"]
-_SKIP = ("theta", "rates")
-_TARGET_VALUES = 25_000_000  # floats per chunk (~200 MB with temporaries)
-_OPERATORS: dict[str, Callable[[np.ndarray, float], np.ndarray]] = {
-    "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
+_SKIP = ("theta", "rates")  # K^2 rows per classifier; named in var_names they are summarised
+_CHUNK_DRAWS = 1 << 29  # draws per chunk (a random stream, a dask task): ~5,000 binary matrices
+_BLOCK_DRAWS = 1 << 18  # chains x draws x K^2 per block: 16 binary matrices at 4 x 1,000
+_ELEMENTWISE = ("binary",)  # kinds whose derive works on any leading shape, elementwise
 
 
 def _as_counts(matrices: Any, labels: Sequence[Any] | None, positive: Any, ordered: bool
@@ -45,13 +49,13 @@ def _as_counts(matrices: Any, labels: Sequence[Any] | None, positive: Any, order
     """Names, ``(B, K, K)`` counts and a template matrix (for the model kind)."""
     if isinstance(matrices, np.ndarray) or (hasattr(matrices, "__array__") and not isinstance(
             matrices, (Mapping, ConfusionMatrix))):
-        counts = check_count_array(np.asarray(matrices).reshape(-1), "counts").reshape(
-            np.shape(matrices))
+        raw = np.asarray(matrices)
+        counts = check_count_array(raw.reshape(-1), "counts").reshape(raw.shape)
         if counts.ndim != 3 or counts.shape[1] != counts.shape[2] or counts.shape[0] < 1:
             raise ValueError(f"An array of matrices must have shape (B, K, K), got "
                              f"{counts.shape}.")
-        template = ConfusionMatrix(counts.sum(axis=0) * 0 + 1, labels=labels, positive=positive,
-                                   ordered=ordered)
+        template = ConfusionMatrix(np.ones(counts.shape[1:], dtype=np.int64), labels=labels,
+                                   positive=positive, ordered=ordered)
         if template.is_binary and template.labels[0] != (labels or [0, 1])[0]:
             counts = counts[:, ::-1, ::-1]  # the positive class first, as ConfusionMatrix does
         return [str(i) for i in range(counts.shape[0])], np.ascontiguousarray(counts), template
@@ -59,79 +63,72 @@ def _as_counts(matrices: Any, labels: Sequence[Any] | None, positive: Any, order
         raise TypeError("labels=, positive= and ordered= describe an array of counts; "
                         "ConfusionMatrix objects carry their own.")
     if isinstance(matrices, Sequence) and not isinstance(matrices, (str, bytes)):
+        if not matrices:
+            raise ValueError("matrices is empty; give at least one ConfusionMatrix.")
         matrices = {str(i): cm for i, cm in enumerate(matrices)}
     names, mats = as_batch(matrices)
     if names is None:
-        names, mats = ["0"], mats
+        names = ["0"]
     return names, np.stack([cm.counts for cm in mats]), mats[0]
 
 
-def _probabilities(probabilities: Any) -> list[tuple[str, str, float, str]]:
-    """``{"bm": ("<", 0.0)}`` -> ``[("bm", "<", 0.0, "P(bm < 0)")]``."""
+def _resolve_name(name: Any, present: list[str], table: Mapping[str, str], what: str) -> str:
+    if not isinstance(name, str):
+        raise TypeError(f"{what}: variable names must be strings, got {name!r}.")
+    key = name if name in present else table.get(canonical_name(name), name)
+    if key not in present:
+        raise ValueError(f"{what}: {name!r} is not summarised here; the variables are "
+                         f"{', '.join(present)} (pass metrics= or var_names= to add it).")
+    return key
+
+
+def parse_probabilities(probabilities: Any, present: list[str], table: Mapping[str, str]
+                        ) -> tuple[list[tuple[str, str, float]], list[str]]:
+    """``{"bm": ("<", 0.0)}`` -> ``[("bm", "<", 0.0)]`` and the column ``["P(bm < 0)"]``.
+
+    A value is one ``(operator, threshold)`` pair or a list of them; operators are ``<``,
+    ``<=``, ``>``, ``>=``; names may be aliases (``"informedness"``).
+    """
     if probabilities is None:
-        return []
+        return [], []
+    form = ("probabilities must be a mapping {variable: (operator, threshold)} or {variable: "
+            "[(operator, threshold), ...]} with operator one of '<', '<=', '>', '>=', e.g. "
+            "{'bm': ('<', 0.0)}")
     if not isinstance(probabilities, Mapping):
-        raise TypeError("probabilities must be a mapping {metric: (operator, value)}, e.g. "
-                        "{'bm': ('<', 0.0)}.")
-    out = []
+        raise TypeError(f"{form}; got {type(probabilities).__name__}.")
+    tests: list[tuple[str, str, float]] = []
     for name, spec in probabilities.items():
-        if (not isinstance(spec, (tuple, list)) or len(spec) != 2
-                or spec[0] not in _OPERATORS):
-            raise ValueError(f"probabilities[{name!r}] must be (operator, value) with operator "
-                             f"one of {list(_OPERATORS)}, got {spec!r}.")
-        value = check_real(spec[1], f"probabilities[{name!r}] value")
-        out.append((str(name), spec[0], value, f"P({name} {spec[0]} {value:g})"))
-    return out
+        var = _resolve_name(name, present, table, "probabilities")
+        pairs = [spec] if isinstance(spec, tuple) and len(spec) == 2 and isinstance(
+            spec[0], str) else spec
+        if not isinstance(pairs, (list, tuple)) or not pairs:
+            raise ValueError(f"{form}; probabilities[{name!r}] is {spec!r}.")
+        for pair in pairs:
+            if (not isinstance(pair, (tuple, list)) or len(pair) != 2
+                    or not isinstance(pair[0], str) or pair[0] not in OPERATORS):
+                raise ValueError(f"{form}; probabilities[{name!r}] has {pair!r}.")
+            if not isinstance(pair[1], numbers.Real) or isinstance(pair[1], bool):
+                raise TypeError(f"probabilities[{name!r}]: the threshold must be a number, "
+                                f"got {pair[1]!r}.")
+            value = check_real(pair[1], f"probabilities[{name!r}] threshold")
+            tests.append((var, pair[0], value))
+    tests = list(dict.fromkeys(tests))
+    return tests, [f"P({var} {op} {value:g})" for var, op, value in tests]
 
 
-def _rows(name: str, extra: tuple[str, ...], coords: Mapping[str, Any]) -> list[str]:
-    if not extra:
-        return [name]
-    return [f"{name}[{', '.join(str(coords[d][i]) for d, i in zip(extra, idx, strict=True))}]"
-            for idx in np.ndindex(*[len(coords[d]) for d in extra])]
-
-
-def _chunk_summary(kind: Any, priors: Mapping[str, Any], selected: list[Metric],
-                   counts: np.ndarray, names: list[str], seq: np.random.SeedSequence,
-                   index: int, chains: int, draws: int, prob: float,
-                   wanted: list[tuple[str, str, float, str]], var_names: set[str] | None
-                   ) -> pd.DataFrame:
-    """Draw, derive and summarise one chunk of classifiers; the draws are dropped."""
-    from bayescm.analyses.summary import _hdi_rows
-
-    rng = np.random.default_rng(child(seq, index))
-    params = kind.exact_posterior(counts, priors, rng, chains, draws, names)
-    derived = kind.derive(params, priors, selected, skip=counts.sum(axis=-1) == 0)
-    observed = observed_derived(kind, counts, priors, selected)
-    coords = kind.coords()
-    m = counts.shape[0]
-    frames = []
-    for name, (extra, values) in derived.items():
-        if (var_names is None and name in _SKIP) or (var_names is not None
-                                                     and name not in var_names):
+def _row_labels(plan: Plan, coords: Mapping[str, Any],
+                extras: Mapping[str, tuple[str, ...]]) -> list[str]:
+    labels = []
+    for name, _, _, _ in plan.rows:
+        dims = extras[name]
+        if not dims:
+            labels.append(name)
             continue
-        width = int(np.prod(values.shape[3:], dtype=int))
-        series = values.reshape(chains, draws, m * width)
-        flat = np.ascontiguousarray(series.reshape(chains * draws, -1).T)  # (S, draws)
-        bounds = _hdi_rows(flat, prob)
-        with np.errstate(invalid="ignore"):
-            mean, sd = flat.mean(axis=1), flat.std(axis=1, ddof=1)
-        r_hat, ess = rhat_ess_split(series)
-        table = {"observed": np.asarray(observed[name][1], dtype=float).reshape(m * width),
-                 "mean": mean, "sd": sd, "hdi_lower": bounds[:, 0], "hdi_upper": bounds[:, 1],
-                 "mu": bounds[:, 1] - bounds[:, 0], "r_hat": r_hat, "ess_mean": ess}
-        for metric, op, value, column in wanted:
-            if metric == name:
-                with np.errstate(invalid="ignore"):
-                    table[column] = _OPERATORS[op](flat, value).mean(axis=1)
-        rows = _rows(name, extra, coords)
-        row_index = pd.MultiIndex.from_product([names, rows], names=["classifier", "variable"])
-        frame = pd.DataFrame(table, index=row_index)
-        frame["_position"] = np.repeat(np.arange(m), width)
-        frames.append(frame)
-    # classifier-major, in the input order (variables in the fit's order within a classifier)
-    out = pd.concat(frames).sort_values("_position", kind="stable")
-    return out.drop(columns="_position")
+        sizes = [len(coords[d]) for d in dims]
+        labels.extend(
+            f"{name}[{', '.join(str(coords[d][i]) for d, i in zip(dims, idx, strict=True))}]"
+            for idx in np.ndindex(*sizes))
+    return labels
 
 
 @keyword_checked
@@ -146,7 +143,7 @@ def summarize_batch(
     random_seed: Any = None,
     chunk_size: int | None = None,
     client: Any = None,
-    probabilities: Mapping[str, tuple[str, float]] | None = None,
+    probabilities: Mapping[str, Any] | None = None,
     labels: Sequence[Any] | None = None,
     positive: Any = None,
     ordered: bool = False,
@@ -159,8 +156,9 @@ def summarize_batch(
     Parameters
     ----------
     matrices : mapping of name -> ConfusionMatrix, sequence of ConfusionMatrix, or array
-        The batch; an integer array of shape ``(B, K, K)`` needs ``labels`` (and ``positive``
-        for a binary analysis).
+        The batch; an integer array of shape ``(B, K, K)`` (rows true, columns predicted)
+        takes ``labels`` (and ``positive`` for a binary analysis); its classifiers are named
+        ``"0"``, ``"1"``, ...
     metrics : list of str or Metric, optional
         Metrics to compute (default all); the parameters are always summarised.
     prior, priors
@@ -168,16 +166,22 @@ def summarize_batch(
     draws, chains : int
         Draws per chain and chains (default 4 x 1,000).
     random_seed : int, SeedSequence or Generator, optional
-        Chunk ``i`` draws from the child ``(seed, i)``: the same seed and ``chunk_size`` give
-        the same table however the chunks are run.
+        Chunk ``i`` draws from the child ``(seed, i)`` of this seed: the same seed and
+        ``chunk_size`` give the same table in this process and on any number of dask workers.
     chunk_size : int, optional
-        Classifiers per chunk; default about 25 million stored values per chunk.
-    client : dask.distributed.Client or str, optional
-        Run the chunks as dask tasks on this client (or scheduler address); ``"local"`` starts
-        a ``LocalCluster`` for the call. Default: in this process.
+        Classifiers per chunk (a random stream and, with ``client``, a dask task); default
+        about 2^29 draws per chunk (4,096 binary matrices at 4 x 1,000 draws). Memory does
+        not depend on it: a chunk is drawn and summarised a few dozen classifiers at a time.
+    client : dask.distributed.Client, str, optional
+        Run the chunks as dask tasks: a ``Client``, a scheduler address
+        (``"tcp://host:8786"``), or ``"local"`` for a ``LocalCluster`` on this machine for
+        the call (one single-threaded worker process per core). Needs ``bayescm[dask]``.
+        Default: in this process.
     probabilities : mapping, optional
-        Extra columns, e.g. ``{"bm": ("<", 0.0)}`` adds ``P(bm < 0)`` (operators ``<``,
-        ``<=``, ``>``, ``>=``).
+        Extra columns: ``{"bm": ("<", 0.0)}`` adds ``P(bm < 0)``, the posterior probability
+        of the condition (as :func:`bayescm.probability`); a list of pairs gives several
+        columns (``{"acc": [(">", 0.8), (">", 0.9)]}``). Operators ``<``, ``<=``, ``>``,
+        ``>=``; the column is NaN in the other variables' rows.
     labels, positive, ordered
         Classes of an array input (as in :class:`bayescm.ConfusionMatrix`).
     var_names : list of str, optional
@@ -190,9 +194,11 @@ def summarize_batch(
     Returns
     -------
     pandas.DataFrame
-        Indexed by ``(classifier, variable)`` with the columns of :func:`bayescm.summary`
-        (``observed, mean, sd, hdi_lower, hdi_upper, mu, r_hat, ess_mean``) and one column per
-        requested probability.
+        Indexed by ``(classifier, variable)`` in the input order, with the columns of
+        :func:`bayescm.summary` (``observed, mean, sd, hdi_lower, hdi_upper, mu, r_hat,
+        ess_mean``) and one per requested probability, as float32 (7 digits, far below the
+        Monte-Carlo error; a million binary matrices take about 1 GB). ``attrs`` record
+        ``hdi_prob``, ``draws``, ``chains``, ``chunk_size``, ``model`` and ``random_seed``.
 
     See Also
     --------
@@ -200,19 +206,58 @@ def summarize_batch(
 
     Examples
     --------
-    >>> import numpy as np, bayescm as bcm
+    >>> import bayescm as bcm
     >>> counts = bcm.simulate_counts(100, size=500, random_seed=0)
     >>> table = bcm.summarize_batch(counts, ["bm"], labels=["pos", "neg"], positive="pos",
     ...                             probabilities={"bm": ("<", 0.0)}, random_seed=1)
-    >>> table.shape       # 500 classifiers x (prevalence, tpr, tnr and bm)
+    >>> table.shape       # 500 classifiers x (prevalence, tpr, tnr and bm), 8 + 1 columns
     (2000, 9)
-    >>> float(table.xs("bm", level="variable")["mean"].mean().round(1))   # the truth is 0.4
+    >>> round(float(table.xs("bm", level="variable")["mean"].mean()), 1)   # the truth: 0.4
     0.4
     """
+    if client is not None:
+        from bayescm.analyses.batch_dask import check_client
+
+        check_client(client)
+    batch = prepare(matrices, metrics, prior=prior, priors=priors, draws=draws, chains=chains,
+                    random_seed=random_seed, chunk_size=chunk_size,
+                    probabilities=probabilities, labels=labels, positive=positive,
+                    ordered=ordered, var_names=var_names, hdi_prob=hdi_prob)
+    show = _stderr_is_terminal() if progressbar is None else bool(progressbar)
+    plan = batch.plan
+    values = np.empty((len(batch.names), plan.n_rows, plan.n_columns), dtype=np.float32)
+    if client is None:
+        _run_here(plan, batch.counts, batch.names, values, show)
+    else:
+        from bayescm.analyses.batch_dask import run_on_dask
+
+        run_on_dask(plan, batch.counts, batch.names, values, client, show)
+    return _table(values, batch)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A prepared batch: names, ``(B, K, K)`` counts, the plan, row labels and extra columns."""
+
+    names: list[str]
+    counts: np.ndarray
+    plan: Plan
+    rows: list[str]
+    columns: list[str]
+
+
+def prepare(matrices: Any, metrics: Any = None, *, prior: Any = None,
+            priors: Mapping[str, Any] | None = None, draws: int = 1000, chains: int = 4,
+            random_seed: Any = None, chunk_size: int | None = None, probabilities: Any = None,
+            labels: Sequence[Any] | None = None, positive: Any = None, ordered: bool = False,
+            var_names: Iterable[str] | None = None, hdi_prob: float | None = None) -> Batch:
+    """Validate :func:`summarize_batch`'s arguments into a :class:`Batch` (nothing drawn)."""
     names, counts, template = _as_counts(matrices, labels, positive, bool(ordered))
     draws = check_int(draws, "draws", 1)
     chains = check_int(chains, "chains", 1)
     prob = hdi_prob_for(hdi_prob)
+    if chunk_size is not None:
+        chunk_size = check_int(chunk_size, "chunk_size", 1)
     kind = model_kind(template)
     chosen = kind.resolve_priors(prior, checked_overrides(kind, merged_priors(priors, {})))
     if not all(is_conjugate(p) for p in chosen.values()):
@@ -220,61 +265,84 @@ def summarize_batch(
                          "NUTS: use bcm.fit on smaller batches.")
     selected = kind.select_metrics(resolve_metrics(metrics, kind.catalogue, kind.metric_family),
                                    chosen)
-    wanted = _probabilities(probabilities)
-    wanted_vars = None if var_names is None else {str(v) for v in var_names}
-    per_matrix = stored_values(kind, selected, 1, chains, draws) / 2
-    if chunk_size is None:
-        chunk_size = max(1, int(_TARGET_VALUES // per_matrix))
-    chunk_size = check_int(chunk_size, "chunk_size", 1)
-    check_memory(per_matrix * min(chunk_size, len(names)) * 3, "One chunk of summarize_batch",
-                 ["a smaller chunk_size", "fewer draws"])
-    seq = seed_sequence(random_seed)
-    starts = list(range(0, len(names), chunk_size))
-    jobs = [(i, a, min(a + chunk_size, len(names))) for i, a in enumerate(starts)]
+    check_prior_strength(kind, chosen, counts, names)
+    plan, rows, columns = _plan(kind, chosen, selected, counts, chains, draws, prob,
+                                random_seed, chunk_size, var_names, probabilities)
+    return Batch(names, counts, plan, rows, columns)
 
-    def run(job: tuple[int, int, int]) -> pd.DataFrame:
-        i, a, b = job
-        return _chunk_summary(kind, chosen, selected, counts[a:b], names[a:b], seq, i, chains,
-                              draws, prob, wanted, wanted_vars)
 
-    show = sys.stderr.isatty() if progressbar is None else bool(progressbar)
-    if client is not None:
-        parts = _run_dask(client, run, jobs, show)
+def _stderr_is_terminal() -> bool:
+    try:
+        return bool(sys.stderr.isatty())
+    except (AttributeError, ValueError):  # a closed or replaced stream
+        return False
+
+
+def _plan(kind: Any, chosen: Mapping[str, Any], selected: list[Metric], counts: np.ndarray,
+          chains: int, draws: int, prob: float, random_seed: Any, chunk_size: int | None,
+          var_names: Iterable[str] | None, probabilities: Any
+          ) -> tuple[Plan, list[str], list[str]]:
+    """The rows, columns, chunk and block sizes and seed of a batch."""
+    shapes = observed_derived(kind, counts[:1], chosen, selected)  # names and class dims
+    present = list(shapes)
+    table = alias_table(kind.catalogue)
+    if var_names is None:
+        wanted = [v for v in present if v not in _SKIP]
     else:
-        parts = []
-        for done, job in enumerate(jobs, start=1):
-            parts.append(run(job))
-            if show:
-                print(f"\rbayescm: {done}/{len(jobs)} chunks", end="", file=sys.stderr,
-                      flush=True)
-        if show:
-            print(file=sys.stderr)
-    table = pd.concat(parts)
-    table.attrs.update({"hdi_prob": prob, "draws": draws, "chains": chains,
-                        "chunk_size": chunk_size, "model": kind.name})
-    return table
+        if isinstance(var_names, str):
+            var_names = [var_names]
+        wanted = list(dict.fromkeys(_resolve_name(v, present, table, "var_names")
+                                    for v in var_names))
+    tests, columns = parse_probabilities(probabilities, wanted, table)
+    metric_of = {m.name: m for m in selected}
+    params = {p.name for p in kind.parameters}
+    rows, offset = [], 0
+    for name in wanted:
+        width = int(np.prod(shapes[name][1].shape[1:], dtype=int))
+        metric = metric_of.get(name) or kind.catalogue.get(name)
+        narrow = name in params or name == "theta" or (
+            metric is not None and metric.info.proportional)
+        rows.append((name, width, offset, not narrow))
+        offset += width
+    k2 = counts.shape[1] ** 2
+    per_matrix = chains * draws * offset
+    if chunk_size is None:  # a function of the arguments only: it fixes the random streams
+        chunk_size = max(1, _CHUNK_DRAWS // (chains * draws * k2 * 8))
+    block = max(1, min(chunk_size, _BLOCK_DRAWS // (chains * draws * k2)))
+    check_memory(3.0 * per_matrix * block, "One block of summarize_batch",
+                 ["fewer draws (draws=, chains=)", "only the metrics you need (metrics=[...])"])
+    plan = Plan(kind, dict(chosen), tuple(selected), chains, draws, prob,
+                seed_sequence(random_seed), chunk_size, block, tuple(rows),
+                tuple(tests), kind.key in _ELEMENTWISE)
+    extras = {name: shapes[name][0] for name in wanted}
+    return plan, _row_labels(plan, kind.coords(), extras), columns
 
 
-def _run_dask(client: Any, run: Callable[[Any], pd.DataFrame], jobs: list[Any], show: bool
-              ) -> list[pd.DataFrame]:
-    """The chunks as tasks of a dask.distributed client (``"local"``: a LocalCluster)."""
+def _run_here(plan: Plan, counts: np.ndarray, names: list[str], values: np.ndarray,
+              show: bool) -> None:
+    """The chunks one after the other in this process."""
+    bar = Progress(len(names), show)
     try:
-        from dask.distributed import Client, LocalCluster, progress
-    except ImportError:  # pragma: no cover - depends on the extra
-        raise ImportError("client= needs dask.distributed: pip install 'bayescm[dask]'.") from None
-    own = None
-    if isinstance(client, str):
-        own = (Client(LocalCluster(n_workers=2, threads_per_worker=1, processes=True))
-               if client == "local" else Client(client))
-        client = own
-    if not isinstance(client, Client):
-        raise TypeError(f"client must be a dask.distributed.Client, a scheduler address or "
-                        f"'local', got {type(client).__name__}.")
-    try:
-        futures = client.map(run, jobs, pure=False)
-        if show:
-            progress(futures)
-        return client.gather(futures)
+        for index, start in enumerate(range(0, len(names), plan.chunk_size)):
+            stop = min(start + plan.chunk_size, len(names))
+            summarize_chunk(plan, counts[start:stop], names[start:stop], index,
+                            out=values[start:stop], progress=bar.update)
     finally:
-        if own is not None:
-            own.close()
+        bar.close()
+
+
+def _table(values: np.ndarray, batch: Batch) -> pd.DataFrame:
+    """The DataFrame over ``values`` (no copy), indexed by (classifier, variable)."""
+    b, v, s = values.shape
+    plan = batch.plan
+    levels: list[Any] = [pd.Index(batch.names), pd.Index(batch.rows)]
+    codes: list[Any] = [np.repeat(np.arange(b, dtype=np.int32), v),  # no int64 temporaries
+                        np.tile(np.arange(v, dtype=np.int16), b)]
+    index = pd.MultiIndex(levels=levels, codes=codes, names=["classifier", "variable"],
+                          verify_integrity=False)
+    frame = pd.DataFrame(values.reshape(b * v, s), index=index, columns=COLUMNS + batch.columns,
+                         copy=False)
+    frame.attrs.update({"hdi_prob": plan.prob, "draws": plan.draws, "chains": plan.chains,
+                        "chunk_size": plan.chunk_size, "model": plan.kind.key,
+                        **record(plan.seq)})
+    return frame

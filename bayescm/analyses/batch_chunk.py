@@ -1,0 +1,190 @@
+"""The engine of :func:`bayescm.summarize_batch`: one chunk of classifiers, drawn and summarised.
+
+A chunk draws from its own random stream, the child ``(seed, chunk index)`` of the batch's seed,
+one block of a few dozen classifiers after the other: the block's posterior is drawn exactly
+(conjugate priors), its metrics derived, its draws laid out one series per row (float32 for
+proportions and chance-corrected metrics, whose summaries need no more than 7 digits; float64
+for ratios and custom metrics) and summarised row-wise
+(:func:`bayescm.core.stats.moments_rhat_ess_rows`, :func:`bayescm.core.stats.hdi_rows`), then
+dropped. :class:`Plan` carries what a chunk needs and pickles, so the same function runs in
+this process (:mod:`bayescm.analyses.batch`) and as a dask task
+(:mod:`bayescm.analyses.batch_dask`), with the same numbers.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from bayescm.core.stats import hdi_rows, moments_rhat_ess_rows
+from bayescm.core.streams import child
+from bayescm.metrics.base import Metric
+from bayescm.models.pipeline import observed_derived
+
+__all__ = ["COLUMNS", "OPERATORS", "Plan", "Progress", "summarize_chunk"]
+
+COLUMNS = ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu", "r_hat", "ess_mean"]
+"""The columns of :func:`bayescm.summary`, first in every table."""
+OPERATORS: dict[str, Callable[[np.ndarray, float], np.ndarray]] = {
+    "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
+"""The comparisons a ``probabilities`` column can make."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a chunk needs to summarise its classifiers (it pickles, for dask workers).
+
+    ``rows`` lists the variables as ``(name, width, offset, wide)``: ``width`` rows per
+    classifier (classes), starting at ``offset`` in a classifier's rows; ``wide`` variables
+    (ratios, custom metrics) are summarised in float64, the others in float32. ``tests`` are
+    the probability columns as ``(variable, operator, value)``. ``rows_first``: the kind's
+    ``derive`` is elementwise, so the parameters are laid out classifier-major before it and
+    every variable comes out one series per row (no transposition of each variable).
+    """
+
+    kind: Any
+    priors: Mapping[str, Any]
+    selected: tuple[Metric, ...]
+    chains: int
+    draws: int
+    prob: float
+    seq: np.random.SeedSequence
+    chunk_size: int
+    block: int
+    rows: tuple[tuple[str, int, int, bool], ...]
+    tests: tuple[tuple[str, str, float], ...]
+    rows_first: bool = False
+
+    @property
+    def n_rows(self) -> int:
+        """Rows (variables and their classes) per classifier."""
+        return sum(width for _, width, _, _ in self.rows)
+
+    @property
+    def n_columns(self) -> int:
+        """Columns of the table: the summary's and one per probability."""
+        return len(COLUMNS) + len(self.tests)
+
+
+def summarize_chunk(plan: Plan, counts: np.ndarray, names: Sequence[str], index: int,
+                    out: np.ndarray | None = None,
+                    progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """Summaries ``(classifiers, rows, columns)`` (float32) of chunk ``index`` of a batch.
+
+    The chunk draws from the child ``(seed, index)`` of the plan's seed, a block of
+    ``plan.block`` classifiers after the other, so its numbers depend only on the seed, the
+    chunk's position and its counts. ``out`` receives the table if given; ``progress`` is
+    called with the number of classifiers done after each block.
+    """
+    m = counts.shape[0]
+    shape = (m, plan.n_rows, plan.n_columns)
+    if out is None:
+        out = np.empty(shape, dtype=np.float32)
+    elif out.shape != shape:  # pragma: no cover - internal misuse
+        raise ValueError(f"out has shape {out.shape}, expected {shape}.")
+    kind, priors, selected = plan.kind, plan.priors, list(plan.selected)
+    observed = observed_derived(kind, counts, priors, selected)
+    for name, width, offset, _ in plan.rows:
+        out[:, offset:offset + width, 0] = np.asarray(observed[name][1], dtype=float).reshape(
+            m, width)
+    rng = np.random.default_rng(child(plan.seq, index))
+    chains, draws = plan.chains, plan.draws
+    narrow = [r for r in plan.rows if not r[3]]
+    wide = [r for r in plan.rows if r[3]]
+    for a in range(0, m, plan.block):
+        b = min(plan.block, m - a)
+        part = counts[a:a + b]
+        params = kind.exact_posterior(part, priors, rng, chains, draws, list(names[a:a + b]))
+        if plan.rows_first:  # (chains, draws, b) -> (b, chains, draws): the same numbers
+            params = {k: np.ascontiguousarray(np.moveaxis(v, 2, 0)) for k, v in params.items()}
+        derived = kind.derive(params, priors, selected, skip=part.sum(axis=-1) == 0)
+        for group, dtype in ((narrow, np.float32), (wide, np.float64)):
+            if group:
+                _summarize_block(plan, derived, group, dtype, b, out[a:a + b])
+        if progress is not None:
+            progress(b)
+    return out
+
+
+def _summarize_block(plan: Plan, derived: Mapping[str, tuple[Any, np.ndarray]],
+                     group: list[tuple[str, int, int, bool]], dtype: Any, b: int,
+                     out: np.ndarray) -> None:
+    """Lay a block's draws out one series per row, summarise the rows, write ``out``."""
+    chains, draws = plan.chains, plan.draws
+    total = sum(width for _, width, _, _ in group) * b
+    series = np.empty((total, chains * draws), dtype=dtype)
+    span: dict[str, tuple[int, int]] = {}  # the rows of each variable in `series`
+    at = 0
+    for name, width, _, _ in group:
+        values = derived[name][1]
+        if plan.rows_first:  # (b, chains, draws, *classes)
+            rows = values.reshape(b, chains * draws, width).transpose(0, 2, 1).reshape(
+                b * width, chains * draws)
+        else:  # (chains, draws, b, *classes)
+            rows = values.reshape(chains * draws, b * width).T
+        series[at:at + b * width] = rows
+        span[name] = (at, at + b * width)
+        at += b * width
+    stats = np.full((total, plan.n_columns - 1), np.nan)
+    # the interval of float64 rows (ratios) on their float32 values: the table keeps float32
+    # (a bound beyond float32's range is inf either way), at half the cost. NaN is looked
+    # for below, in the moments' pass.
+    with np.errstate(over="ignore"):
+        narrow = series.astype(np.float32, copy=False)
+    bounds = hdi_rows(narrow, plan.prob, nan_rows=np.zeros(total, dtype=bool))
+    for col, (var, op, value) in enumerate(plan.tests, start=7):
+        if var in span:
+            lo, hi = span[var]
+            with np.errstate(invalid="ignore"):  # NaN draws count as outside, as in probability
+                hits = np.count_nonzero(OPERATORS[op](series[lo:hi], value), axis=1)
+            stats[lo:hi, col] = hits / series.shape[1]
+    # last: the split chains are centred in place (no second buffer of the block's size),
+    # except in a pass of rows with a non-finite draw, which keep their draws
+    moments = moments_rhat_ess_rows(series.reshape(total, chains, draws), overwrite=True)
+    for col, column in zip((0, 1, 5, 6), moments, strict=True):
+        stats[:, col] = column
+    odd = ~np.isfinite(moments[0])  # NaN (or infinities) somewhere in the row: kept as drawn
+    if odd.any():
+        bounds[odd] = hdi_rows(narrow[odd], plan.prob)
+    stats[:, 2:4] = bounds
+    stats[:, 4] = bounds[:, 1] - bounds[:, 0]
+    with np.errstate(over="ignore"):  # a ratio beyond float32's range is inf in the table
+        for name, width, offset, _ in group:
+            lo, hi = span[name]
+            out[:, offset:offset + width, 1:] = stats[lo:hi].reshape(b, width, -1)
+
+
+class Progress:
+    """A one-line progress bar on stderr (nothing when ``show`` is false)."""
+
+    def __init__(self, total: int, show: bool, what: str = "classifiers") -> None:
+        import time
+
+        self.total, self.show, self.what, self.done = total, show, what, 0
+        self._clock = time.monotonic
+        self.start = self._last = self._clock()
+
+    def update(self, n: int) -> None:
+        """``n`` more items done."""
+        self.done += n
+        if not self.show:
+            return
+        now = self._clock()
+        if now - self._last < 0.25 and self.done < self.total:
+            return
+        self._last = now
+        frac = self.done / max(self.total, 1)
+        elapsed = now - self.start
+        left = elapsed / frac - elapsed if frac > 0 else float("nan")
+        bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
+        print(f"\rbayescm: |{bar}| {frac:4.0%} {self.done:,}/{self.total:,} {self.what}, "
+              f"{elapsed:.0f} s, ~{left:.0f} s left ", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        """End the line."""
+        if self.show:
+            print(file=sys.stderr, flush=True)

@@ -1,0 +1,77 @@
+"""summarize_batch on dask: the same table as in process, whatever runs the chunks."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+import bayescm as bcm
+from bayescm.analyses.batch import _run_here, prepare
+from bayescm.analyses.batch_dask import check_client
+
+COUNTS = bcm.simulate_counts(60, size=45, random_seed=0)
+KW = {"labels": ["pos", "neg"], "positive": "pos", "random_seed": 3, "chunk_size": 7,
+      "probabilities": {"bm": ("<", 0.2)}}
+
+
+def _dask_installed() -> bool:
+    try:
+        import dask.array  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+needs_dask = pytest.mark.skipif(not _dask_installed(),
+                                reason="dask and distributed are not installed "
+                                       "(pip install 'bayescm[dask]')")
+
+
+def test_client_without_the_extra_names_it(monkeypatch):
+    for module in ("dask", "dask.array", "distributed"):
+        monkeypatch.setitem(sys.modules, module, None)  # import fails
+    with pytest.raises(ImportError, match=r"bayescm\[dask\]"):
+        check_client("local")
+    with pytest.raises(ImportError, match=r"bayescm\[dask\]"):
+        bcm.summarize_batch(COUNTS, client="tcp://127.0.0.1:8786", **KW)
+    with pytest.raises(TypeError, match="client must be"):  # the type is checked first
+        bcm.summarize_batch(COUNTS, client=object(), **KW)
+
+
+@needs_dask
+@pytest.mark.parametrize("scheduler", ["sync", "threads"])
+def test_the_xarray_graph_equals_the_in_process_loop(scheduler):
+    from bayescm.analyses.batch_dask import graph, run_graph
+
+    batch = prepare(COUNTS, **KW)
+    here = np.empty((45, batch.plan.n_rows, batch.plan.n_columns), dtype=np.float32)
+    _run_here(batch.plan, batch.counts, batch.names, here, False)
+    lazy = graph(batch.plan, batch.counts, batch.names)
+    assert lazy.dims == ("classifier", "row", "column")
+    assert lazy.chunks[0] == (7, 7, 7, 7, 7, 7, 3)  # one task per chunk of classifiers
+    np.testing.assert_array_equal(run_graph(batch.plan, batch.counts, batch.names, scheduler),
+                                  here)
+
+
+@needs_dask
+@pytest.mark.slow
+def test_local_cluster_with_two_worker_processes_equals_in_process():
+    from distributed import Client, LocalCluster
+
+    here = bcm.summarize_batch(COUNTS, **KW)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        on_client = bcm.summarize_batch(COUNTS, client=client, **KW)
+        by_address = bcm.summarize_batch(COUNTS, client=cluster.scheduler_address, **KW)
+        assert len(client.scheduler_info()["workers"]) == 2
+    assert on_client.equals(here)
+    assert by_address.equals(here)
+    three = bcm.ConfusionMatrix([[90, 8, 2], [12, 70, 8], [3, 9, 50]], labels=["a", "b", "c"])
+    mats = [three] * 5
+    multi_here = bcm.summarize_batch(mats, ["acc", "tpr"], random_seed=1, chunk_size=2)
+    multi_local = bcm.summarize_batch(mats, ["acc", "tpr"], random_seed=1, chunk_size=2,
+                                      client="local")
+    assert multi_local.equals(multi_here)
