@@ -184,3 +184,18 @@ def test_prior_group_is_computed_on_first_read_and_equals_an_eager_draw() -> Non
         np.testing.assert_array_equal(idata["prior"][name].values, values)
     again = pickle.loads(pickle.dumps(bcm.fit(cm, random_seed=7, draws=300)))
     np.testing.assert_array_equal(again["prior"]["kappa"].values, eager["kappa"][1])
+
+
+def test_diagnostics_of_independent_draws_are_computed_per_variable_when_read() -> None:
+    from bayescm.core.diagnostics import rhat_ess_split
+
+    idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2), random_seed=2,
+                    draws=400)
+    diag = idata["diagnostics"].to_dataset()
+    assert not isinstance(diag.variables["ppv"]._data, np.ndarray)  # fit computed none
+    bcm.summary(idata, var_names=["tpr"])
+    assert not isinstance(idata["diagnostics"].to_dataset().variables["ppv"]._data, np.ndarray)
+    r, e = rhat_ess_split(idata["posterior"]["ppv"].values)
+    np.testing.assert_allclose(idata["diagnostics"]["ppv"].values, [r, e])
+    table = bcm.summary(idata, var_names=["ppv"])
+    assert table.loc["ppv", "r_hat"] == pytest.approx(float(r))

@@ -37,6 +37,7 @@ from bayescm.models.pipeline import (
     DIAGNOSTIC_METHODS,
     DIAGNOSTIC_NOTES,
     diagnostic_variables,
+    lazy_diagnostic_variables,
     observed_derived,
     prior_draws,
     sample_array,
@@ -250,7 +251,9 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
                            and d not in coords})
     groups["posterior"] = box.make_dataset(posterior, coords, {"method": method})
     r_method, e_method = DIAGNOSTIC_METHODS[method]
-    diagnostics = diagnostic_variables(posterior, r_method, e_method)
+    # NUTS needs its diagnostics now (to warn); independent draws' are computed when read
+    diagnostics = (diagnostic_variables(posterior, r_method, e_method) if method == "nuts" else
+                   lazy_diagnostic_variables(posterior, r_method, e_method))
     groups["diagnostics"] = box.make_dataset(
         diagnostics, coords,
         {"r_hat_method": r_method, "ess_method": e_method, "note": DIAGNOSTIC_NOTES[method]})

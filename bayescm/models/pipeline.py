@@ -13,12 +13,13 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from bayescm.core import container as box
 from bayescm.core.diagnostics import ess, rhat, rhat_ess_split
 from bayescm.core.streams import child, seed_sequence
 from bayescm.metrics.base import Metric
 
 __all__ = ["DIAGNOSTIC_METHODS", "DIAGNOSTIC_NOTES",
-           "diagnostic_variables", "ordered_draws", "prior_draws",
+           "diagnostic_variables", "lazy_diagnostic_variables", "ordered_draws", "prior_draws",
            "sample_array", "seeds", "stored_values"]
 
 DIAGNOSTIC_METHODS = {"exact": ("split", "mean"), "nuts": ("rank", "bulk")}
@@ -87,6 +88,27 @@ def diagnostic_variables(
         else:
             stacked = np.stack([rhat(arr, r_method), ess(arr, e_method)])
         out[name] = (("diagnostic",) + dims[2:], stacked, {"long_name": f"diagnostics of {name}"})
+    return out
+
+
+def lazy_diagnostic_variables(
+    variables: Mapping[str, tuple[tuple[str, ...], np.ndarray, Any]], r_method: str, e_method: str
+) -> dict[str, tuple[tuple[str, ...], Any, dict[str, str]]]:
+    """:func:`diagnostic_variables`, each variable's computed when first read.
+
+    A summary of a few variables then pays for their diagnostics only, and a fit for none.
+    """
+    out: dict[str, tuple[tuple[str, ...], Any, dict[str, str]]] = {}
+    for name, (dims, arr, attrs) in variables.items():
+        one = {name: (dims, arr, attrs)}
+
+        def compute(one: Mapping[str, Any] = one, name: str = name) -> dict[str, np.ndarray]:
+            return {name: diagnostic_variables(one, r_method, e_method)[name][1]}
+
+        source = box.LazyArrays(compute)
+        out[name] = box.lazy_variable(("diagnostic",) + tuple(dims[2:]), source, name,
+                                      (2,) + np.shape(arr)[2:],
+                                      {"long_name": f"diagnostics of {name}"})
     return out
 
 
