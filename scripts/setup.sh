@@ -47,7 +47,7 @@ quiet_pip() {  # pip's notes about unused local index folders are noise here
 quiet_pip --upgrade pip
 case "$extra" in
     "") quiet_pip -e . ;;
-    test) quiet_pip -e ".[test,dask]" ;;  # the tests cover summarize_batch on dask too
+    test) quiet_pip -e ".[test,dask,nutpie]" ;;  # the tests cover dask and nutpie too
     *)
         if ! [[ "$extra" =~ ^[a-z]+(,[a-z]+)*$ ]]; then
             echo "error: extras are names separated by commas (test, dask, test,dask), got '$extra'" >&2
