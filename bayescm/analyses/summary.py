@@ -9,7 +9,7 @@ import pandas as pd
 import xarray as xr
 
 from bayescm.core import container as box
-from bayescm.core.stats import hdi, hdi_prob_for
+from bayescm.core.stats import hdi, hdi_prob_for, hdi_rows, moments_rhat_ess_rows
 from bayescm.core.validate import keyword_checked
 from bayescm.metrics import alias_table, canonical_name
 from bayescm.models import registry
@@ -126,6 +126,10 @@ def summary(
         "diagnostic" in diag.coords else []
     ess_name = next((d for d in diag_labels if d.startswith("ess")), "ess_mean")
     index_of = {d: i for i, d in enumerate(diag_labels)}
+    # independent draws' split R-hat and ESS are computed here, row-wise from the draws in one
+    # pass (the diagnostics group holds the same numbers; its per-variable arrays stay unread)
+    from_rows = diag is not None and diag.attrs.get("r_hat_method") == "split" and \
+        diag.attrs.get("ess_method") == "mean" and "chain" in ds.dims
     coord_values = {str(d): ds.variables[d].values for d in ds.coords}
     for name in names:
         var = ds.variables[name]  # plain Variables: no DataArray built per variable
@@ -139,16 +143,23 @@ def summary(
         coords = {d: coord_values.get(d, np.arange(var.sizes[d])) for d in rest}
         labels.extend(_label(name, rest, coords, idx) for idx in np.ndindex(*shape))
         obs_vals.append(_aligned(obs, name, rest, shape, ds, n_rest))
-        rhat_vals.append(_aligned(diag, name, rest, shape, ds, n_rest, index_of.get("r_hat")))
-        ess_vals.append(_aligned(diag, name, rest, shape, ds, n_rest, index_of.get(ess_name)))
+        if not from_rows:
+            rhat_vals.append(_aligned(diag, name, rest, shape, ds, n_rest,
+                                      index_of.get("r_hat")))
+            ess_vals.append(_aligned(diag, name, rest, shape, ds, n_rest,
+                                     index_of.get(ess_name)))
     if not blocks:
         return pd.DataFrame(columns=[*SUMMARY_COLUMNS[:-1], ess_name])
     same = len({b.shape[1] for b in blocks}) == 1
     draws = np.concatenate(blocks) if same else None
     if draws is not None:
-        bounds = _hdi_rows(draws, prob)
+        bounds = hdi_rows(draws, prob)
         with np.errstate(invalid="ignore"):
             mean, sd = draws.mean(axis=1), draws.std(axis=1, ddof=1)
+        if from_rows:
+            _, _, r_hat, ess = moments_rhat_ess_rows(
+                np.ascontiguousarray(draws).reshape(len(draws), ds.sizes["chain"], -1))
+            rhat_vals, ess_vals = [r_hat], [ess]
     else:  # pragma: no cover - groups always share chain/draw sizes
         bounds = np.concatenate([hdi(b, prob) for b in blocks])
         mean = np.concatenate([b.mean(axis=1) for b in blocks])
@@ -170,7 +181,7 @@ def summary(
     return table
 
 
-def _hdi_rows(draws: np.ndarray, prob: float) -> np.ndarray:
+def _hdi_rows(draws: np.ndarray, prob: float) -> np.ndarray:  # kept for the tests that use it
     """:func:`bayescm.core.stats.hdi` of every row of ``draws``, sorting only the two tails.
 
     The narrowest window of ``inc + 1`` sorted draws starts among the ``n - inc`` smallest draws
