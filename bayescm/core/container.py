@@ -45,14 +45,35 @@ def _provenance(sample_dims: tuple[str, ...] | None = None) -> dict[str, Any]:
                       sample_dims=sample_dims)
 
 
-def make_dataset(variables: Variables, coords: Mapping[str, Any],
+def coordinates(coords: Mapping[str, Any]) -> xr.Coordinates:
+    """Coordinates with their indexes built once, for several :func:`make_dataset` calls.
+
+    Building a dimension's pandas index for every group costs more than the group itself;
+    datasets made from one :class:`xarray.Coordinates` share its indexes.
+    """
+    return coords if isinstance(coords, xr.Coordinates) else xr.Coordinates(dict(coords))
+
+
+def make_dataset(variables: Variables, coords: Mapping[str, Any] | xr.Coordinates,
                  attrs: Mapping[str, Any] | None = None) -> xr.Dataset:
-    """Build a Dataset from ``{name: (dims, array, attrs)}`` with provenance attributes."""
+    """Build a Dataset from ``{name: (dims, array, attrs)}`` with provenance attributes.
+
+    ``coords`` gives the coordinates of every dim the variables may use (a mapping, or
+    :func:`coordinates` to share the indexes between datasets); those of unused dims are left
+    out.
+    """
     used = {d for dims, _, _ in variables.values() for d in dims}
     data_vars = {
         name: xr.Variable(dims, arr, dict(va)) for name, (dims, arr, va) in variables.items()
     }
-    ds_coords = {k: v for k, v in coords.items() if k in used}
+    ds_coords: Any
+    if isinstance(coords, xr.Coordinates):
+        keep = [str(k) for k in coords if k in used]
+        ds_coords = xr.Coordinates({k: coords.variables[k] for k in keep},
+                                   indexes={k: coords.xindexes[k] for k in keep
+                                            if k in coords.xindexes})
+    else:
+        ds_coords = {k: v for k, v in coords.items() if k in used}
     sample = SAMPLE_DIMS if set(SAMPLE_DIMS) <= used else None
     return xr.Dataset(data_vars, coords=ds_coords,
                       attrs={**_provenance(sample), **dict(attrs or {})})

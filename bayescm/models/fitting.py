@@ -249,13 +249,14 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
                                {str(k): v for k, v in da.attrs.items()})
             coords.update({str(d): da[d].values for d in da.dims if d in da.coords
                            and d not in coords})
-    groups["posterior"] = box.make_dataset(posterior, coords, {"method": method})
+    shared = box.coordinates(coords)  # indexes built once for every group
+    groups["posterior"] = box.make_dataset(posterior, shared, {"method": method})
     r_method, e_method = DIAGNOSTIC_METHODS[method]
     # NUTS needs its diagnostics now (to warn); independent draws' are computed when read
     diagnostics = (diagnostic_variables(posterior, r_method, e_method) if method == "nuts" else
                    lazy_diagnostic_variables(posterior, r_method, e_method))
     groups["diagnostics"] = box.make_dataset(
-        diagnostics, coords,
+        diagnostics, shared,
         {"r_hat_method": r_method, "ess_method": e_method, "note": DIAGNOSTIC_NOTES[method]})
     if method == "nuts":
         from bayescm.models.nuts import warn_convergence
@@ -267,7 +268,7 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
     if not kind.improper(priors) and kind.exact_prior(priors, np.random.default_rng(0), 1, 1):
         # drawn with NumPy and shared by the batch: computed when first read (summaries never
         # read it), from the same stream an eager draw would use
-        groups["prior"] = _lazy_prior(kind, ctx, coords, method)
+        groups["prior"] = _lazy_prior(kind, ctx, shared, method)
         prior_params = True
     else:
         prior_params, prior_batch = prior_draws(kind, priors, names, counts, rng_prior, chains,
@@ -276,10 +277,10 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
             groups["prior"] = box.make_dataset(
                 ctx.name_variables(kind.derive(prior_params, priors, selected),
                                    box.SAMPLE_DIMS, "auto" if prior_batch else "none"),
-                coords, {"method": method})
+                shared, {"method": method})
     groups["observed_metrics"] = box.make_dataset(
         ctx.name_variables(observed_derived(kind, counts, priors, selected), ()),
-        coords, {"note": "every posterior variable at the observed counts (at a fixed "
+        shared, {"note": "every posterior variable at the observed counts (at a fixed "
                          "prevalence: the plug-in at that prevalence); NaN means undefined "
                          "(0/0), inf unbounded; see bcm.list_metrics()['undefined']"})
 
@@ -297,7 +298,7 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
     return assemble(ctx, groups, **attrs)
 
 
-def _lazy_prior(kind: ModelKind, ctx: FitContext, coords: Mapping[str, Any], method: str
+def _lazy_prior(kind: ModelKind, ctx: FitContext, coords: xr.Coordinates, method: str
                 ) -> xr.Dataset:
     """The prior group of NumPy-drawn priors, its arrays computed on first read.
 
