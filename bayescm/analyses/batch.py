@@ -88,6 +88,12 @@ def parse_probabilities(probabilities: Any, present: list[str], table: Mapping[s
 
     A value is one ``(operator, threshold)`` pair or a list of them; operators are ``<``,
     ``<=``, ``>``, ``>=``; names may be aliases (``"informedness"``).
+
+    Examples
+    --------
+    >>> parse_probabilities({"informedness": [("<", 0), (">=", 0.5)]}, ["tpr", "bm"],
+    ...                     {"informedness": "bm"})
+    ([('bm', '<', 0.0), ('bm', '>=', 0.5)], ['P(bm < 0)', 'P(bm >= 0.5)'])
     """
     if probabilities is None:
         return [], []
@@ -251,7 +257,16 @@ def prepare(matrices: Any, metrics: Any = None, *, prior: Any = None,
             random_seed: Any = None, chunk_size: int | None = None, probabilities: Any = None,
             labels: Sequence[Any] | None = None, positive: Any = None, ordered: bool = False,
             var_names: Iterable[str] | None = None, hdi_prob: float | None = None) -> Batch:
-    """Validate :func:`summarize_batch`'s arguments into a :class:`Batch` (nothing drawn)."""
+    """Validate :func:`summarize_batch`'s arguments into a :class:`Batch` (nothing drawn).
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> batch = prepare(bcm.simulate_counts(50, size=3, random_seed=0), ["informedness"],
+    ...                 labels=["p", "n"], positive="p", probabilities={"bm": ("<", 0)})
+    >>> batch.names, batch.rows, batch.columns
+    (['0', '1', '2'], ['prevalence', 'tpr', 'tnr', 'bm'], ['P(bm < 0)'])
+    """
     names, counts, template = _as_counts(matrices, labels, positive, bool(ordered))
     draws = check_int(draws, "draws", 1)
     chains = check_int(chains, "chains", 1)

@@ -98,6 +98,16 @@ def summarize_chunk(plan: Plan, counts: np.ndarray, names: Sequence[str], index:
     ``plan.block`` classifiers after the other, so its numbers depend only on the seed, the
     chunk's position and its counts. ``out`` receives the table if given; ``progress`` is
     called with the number of classifiers done after each block.
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.analyses.batch import prepare
+    >>> counts = bcm.simulate_counts(50, size=3, random_seed=0)
+    >>> batch = prepare(counts, ["bm"], labels=["p", "n"], positive="p", draws=200,
+    ...                 random_seed=1)
+    >>> summarize_chunk(batch.plan, batch.counts, batch.names, 0).shape  # classifiers, rows
+    (3, 4, 8)
     """
     m = counts.shape[0]
     shape = (m, plan.n_rows, plan.n_columns)

@@ -31,6 +31,13 @@ def check_client(client: Any) -> None:
 
     The type is checked before dask is imported, so a wrong type is a ``TypeError`` whether or
     not the extra is installed; a right one without the extra is an ``ImportError``.
+
+    Examples
+    --------
+    >>> check_client(4)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: client must be a dask.distributed.Client, ... or 'local', got int.
     """
     if isinstance(client, str):
         if client != "local" and ":" not in client:
