@@ -258,13 +258,28 @@ def _ess_centred(centred: np.ndarray, chain_mean: np.ndarray, acov0: np.ndarray)
             even[ids], odd[ids] = new_even, new_odd
             t[ids] += 2
             k += 2
-        max_t = t - 2
+        out = geyer_tail(rho_t, even, t - 2, var_plus, total)
+    return out
+
+
+def geyer_tail(rho_t: list[np.ndarray], even: np.ndarray, max_t: np.ndarray,
+               var_plus: np.ndarray, total: int) -> np.ndarray:
+    """ESS from the autocorrelations of Geyer's initial positive sequence, one per series.
+
+    ``rho_t`` holds the autocorrelation at each lag (series stopped early hold 0), ``even``
+    the last even-lag value and ``max_t`` the last lag of each series' sequence. The sequence
+    is made monotone, improved with the last positive even autocorrelation, and turned into
+    ``total / tau``; a series whose variance is below ``resolution ** 2`` (ArviZ's
+    ``max - min < resolution``, without two more passes over the draws) gets ``total``.
+    Shared by :func:`ess` (series as the last axis) and
+    :func:`bayescm.core.stats.moments_rhat_ess_rows` (series as rows).
+    """
+    size = len(even)
+    with np.errstate(divide="ignore", invalid="ignore"):
         rho_arr = np.stack(rho_t + [np.zeros(size)], axis=0)  # (lags, size)
         cols = np.arange(size)
-        # improve the estimate with the last positive even autocorrelation
         rho_arr[max_t + 1, cols] = np.where(even > 0, even, rho_arr[max_t + 1, cols])
-        # Geyer's initial monotone sequence
-        for j in range(1, rho_arr.shape[0] - 2, 2):
+        for j in range(1, rho_arr.shape[0] - 2, 2):  # Geyer's initial monotone sequence
             on = j <= max_t - 2
             if not on.any():
                 break
@@ -279,7 +294,5 @@ def _ess_centred(centred: np.ndarray, chain_mean: np.ndarray, acov0: np.ndarray)
         tau = -1.0 + 2.0 * head + rho_arr[max_t + 1, cols]
         tau = np.maximum(tau, 1.0 / np.log10(total))
         out = np.where(np.isnan(rho_arr).any(axis=0), np.nan, total / tau)
-    # ArviZ tests max - min < resolution; a variance below resolution^2 is the same test up to
-    # a factor sqrt(n) on the range, without two more passes over the draws
     constant = var_plus < np.finfo(float).resolution ** 2
     return np.where(constant, float(total), out)

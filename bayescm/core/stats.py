@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from bayescm.core.config import rcParams
+from bayescm.core.diagnostics import geyer_tail
 from bayescm.core.validate import check_probability, keyword_checked
 
 __all__ = ["HDI_PROB", "check_prob", "hdi", "hdi_prob_for", "hdi_rows", "moments_rhat_ess_rows"]
@@ -369,24 +370,4 @@ def _geyer_rows(centred: np.ndarray, acov0: np.ndarray, between_var: np.ndarray)
         even[ids], odd[ids] = new_even, new_odd
         t[ids] += 2
         k += 2
-    max_t = t - 2
-    rho_arr = np.stack(rho_t + [np.zeros(r)], axis=0)  # (lags, rows)
-    cols = np.arange(r)
-    rho_arr[max_t + 1, cols] = np.where(even > 0, even, rho_arr[max_t + 1, cols])
-    for j in range(1, rho_arr.shape[0] - 2, 2):
-        on = j <= max_t - 2
-        if not on.any():
-            break
-        prev_sum = rho_arr[j - 1] + rho_arr[j]
-        next_sum = rho_arr[j + 1] + rho_arr[j + 2]
-        fix = on & (next_sum > prev_sum)
-        avg = prev_sum / 2.0
-        rho_arr[j + 1] = np.where(fix, avg, rho_arr[j + 1])
-        rho_arr[j + 2] = np.where(fix, avg, rho_arr[j + 2])
-    lags = np.arange(rho_arr.shape[0])[:, None]
-    head = np.where(lags <= max_t, rho_arr, 0.0).sum(axis=0)
-    tau = -1.0 + 2.0 * head + rho_arr[max_t + 1, cols]
-    tau = np.maximum(tau, 1.0 / np.log10(total))
-    out = np.where(np.isnan(rho_arr).any(axis=0), np.nan, total / tau)
-    constant = var_plus < np.finfo(float).resolution ** 2
-    return np.where(constant, float(total), out)
+    return geyer_tail(rho_t, even, t - 2, var_plus, total)
