@@ -18,6 +18,8 @@ initial positive sequence ends for every series, which for independent draws is 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from bayescm.core.validate import keyword_checked
@@ -236,30 +238,50 @@ def _ess_centred(centred: np.ndarray, chain_mean: np.ndarray, acov0: np.ndarray)
             acov = prod / (m * n)
             return 1.0 - (mean_var[ids] - acov) / var_plus[ids]
 
-        all_ids = np.arange(size)
-        rho_t = [np.ones(size), rho(1, all_ids)]
-        even, odd = rho_t[0].copy(), rho_t[1].copy()
-        t = np.ones(size, dtype=np.int64)
-        active = np.ones(size, dtype=bool)
-        k = 1
-        while True:
-            active &= (k < n - 3) & ((even + odd) > 0)
-            ids = np.flatnonzero(active)
-            if ids.size == 0:
-                break
+        def regather(k: int, ids: np.ndarray) -> None:
+            nonlocal sub, sub_ids
             if ids.size * 2 < sub_ids.size:  # re-gather the running series
                 sub, sub_ids = centred[:, :, ids], ids
-            new_even, new_odd = rho(k + 1, ids), rho(k + 2, ids)
-            keep = (new_even + new_odd) >= 0
-            col_even, col_odd = np.zeros(size), np.zeros(size)
-            col_even[ids] = np.where(keep, new_even, 0.0)
-            col_odd[ids] = np.where(keep, new_odd, 0.0)
-            rho_t += [col_even, col_odd]
-            even[ids], odd[ids] = new_even, new_odd
-            t[ids] += 2
-            k += 2
+
+        rho_t, even, t = geyer_sequence(rho, size, n, regather)
         out = geyer_tail(rho_t, even, t - 2, var_plus, total)
     return out
+
+
+def geyer_sequence(rho: Callable[[int, np.ndarray], np.ndarray], size: int, n: int,
+                   regather: Callable[[int, np.ndarray], None]
+                   ) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """Autocorrelations of each series up to the end of Geyer's initial positive sequence.
+
+    ``rho(lag, ids)`` gives the lag's autocorrelation of the series ``ids`` (indices of the
+    ``size`` series of ``n`` draws per chain); lags come in pairs, and a series stops at the
+    first pair whose sum is negative. ``regather(k, ids)`` is told the running series before
+    each pair (to gather them when few are left). Returns the lags' autocorrelations (0 for
+    stopped series), the last even-lag value and the sequence length ``t`` of each series, as
+    :func:`geyer_tail` takes them.
+    """
+    all_ids = np.arange(size)
+    rho_t = [np.ones(size), rho(1, all_ids)]
+    even, odd = rho_t[0].copy(), rho_t[1].copy()
+    t = np.ones(size, dtype=np.int64)
+    active = np.ones(size, dtype=bool)
+    k = 1
+    while True:
+        active &= (k < n - 3) & ((even + odd) > 0)
+        ids = np.flatnonzero(active)
+        if ids.size == 0:
+            break
+        regather(k, ids)
+        new_even, new_odd = rho(k + 1, ids), rho(k + 2, ids)
+        keep = (new_even + new_odd) >= 0
+        col_even, col_odd = np.zeros(size), np.zeros(size)
+        col_even[ids] = np.where(keep, new_even, 0.0)
+        col_odd[ids] = np.where(keep, new_odd, 0.0)
+        rho_t += [col_even, col_odd]
+        even[ids], odd[ids] = new_even, new_odd
+        t[ids] += 2
+        k += 2
+    return rho_t, even, t
 
 
 def geyer_tail(rho_t: list[np.ndarray], even: np.ndarray, max_t: np.ndarray,

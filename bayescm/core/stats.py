@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from bayescm.core.config import rcParams
-from bayescm.core.diagnostics import geyer_tail
+from bayescm.core.diagnostics import geyer_sequence, geyer_tail
 from bayescm.core.validate import check_probability, keyword_checked
 
 __all__ = ["HDI_PROB", "check_prob", "hdi", "hdi_prob_for", "hdi_rows", "moments_rhat_ess_rows"]
@@ -348,26 +348,10 @@ def _geyer_rows(centred: np.ndarray, acov0: np.ndarray, between_var: np.ndarray)
                 prod = prod[np.searchsorted(sub_ids, ids)]
         return 1.0 - (mean_var[ids] - prod / total) / var_plus[ids]
 
-    all_ids = np.arange(r)
-    rho_t = [np.ones(r), rho(1, all_ids)]
-    even, odd = rho_t[0].copy(), rho_t[1].copy()
-    t = np.ones(r, dtype=np.int64)
-    active = np.ones(r, dtype=bool)
-    k = 1
-    while True:
-        active &= (k < n - 3) & ((even + odd) > 0)
-        ids = np.flatnonzero(active)
-        if ids.size == 0:
-            break
+    def regather(k: int, ids: np.ndarray) -> None:
+        nonlocal sub, sub_ids
         if ids.size * 2 < sub_ids.size and k + 2 > first:
             sub, sub_ids = sub[np.searchsorted(sub_ids, ids)], ids
-        new_even, new_odd = rho(k + 1, ids), rho(k + 2, ids)
-        keep = (new_even + new_odd) >= 0
-        col_even, col_odd = np.zeros(r), np.zeros(r)
-        col_even[ids] = np.where(keep, new_even, 0.0)
-        col_odd[ids] = np.where(keep, new_odd, 0.0)
-        rho_t += [col_even, col_odd]
-        even[ids], odd[ids] = new_even, new_odd
-        t[ids] += 2
-        k += 2
+
+    rho_t, even, t = geyer_sequence(rho, r, n, regather)
     return geyer_tail(rho_t, even, t - 2, var_plus, total)
