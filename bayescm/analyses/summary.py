@@ -181,27 +181,7 @@ def summary(
     return table
 
 
-def _hdi_rows(draws: np.ndarray, prob: float) -> np.ndarray:  # kept for the tests that use it
-    """:func:`bayescm.core.stats.hdi` of every row of ``draws``, sorting only the two tails.
-
-    The narrowest window of ``inc + 1`` sorted draws starts among the ``n - inc`` smallest draws
-    and ends among the ``n - inc`` largest, so a partition and two small sorts give exactly the
-    same bounds as a full sort (about twice as fast for many per-class rows).
-    """
-    n = draws.shape[-1]
-    inc = int(np.floor(prob * n))
-    n_int = n - inc
-    if n_int > inc or n < 4:
-        return hdi(draws, prob)
-    part = np.partition(draws, (n_int - 1, inc), axis=-1)
-    low = np.sort(part[:, :n_int], axis=-1)
-    high = np.sort(part[:, inc:], axis=-1)
-    width = high - low
-    start = np.argmin(np.where(np.isnan(width), np.inf, width), axis=-1)[:, None]
-    out = np.stack([np.take_along_axis(low, start, axis=-1)[:, 0],
-                    np.take_along_axis(high, start, axis=-1)[:, 0]], axis=-1)
-    out[np.isnan(draws).any(axis=-1)] = np.nan
-    return out
+_hdi_rows = hdi_rows  # the name the tests know (the exact HDI of every row)
 
 
 def _aligned(ds: xr.Dataset | None, name: str, rest: tuple[str, ...],

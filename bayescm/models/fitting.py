@@ -264,12 +264,12 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
         warn_convergence(groups["sample_stats"],
                          {p: (diagnostics[p][1][0], diagnostics[p][1][1]) for p in free},
                          float(options.get("target_accept", 0.9)))
-    prior_params: Any = None
-    if not kind.improper(priors) and kind.exact_prior(priors, np.random.default_rng(0), 1, 1):
+    probe = None if kind.improper(priors) else kind.exact_prior(
+        priors, np.random.default_rng(0), 1, 1)  # one draw: can NumPy draw this prior?
+    if probe is not None:
         # drawn with NumPy and shared by the batch: computed when first read (summaries never
         # read it), from the same stream an eager draw would use
-        groups["prior"] = _lazy_prior(kind, ctx, shared, method)
-        prior_params = True
+        groups["prior"] = _lazy_prior(kind, ctx, shared, method, probe)
     else:
         prior_params, prior_batch = prior_draws(kind, priors, names, counts, rng_prior, chains,
                                                  draws)
@@ -293,13 +293,13 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
         attrs["classes_without_items_note"] = (
             "no test items: their rows keep the prior (per-class values are prior-only) and "
             "they are left out of macro/weighted averages and bacc, observed and posterior alike")
-    if prior_params is None:
+    if "prior" not in groups:
         attrs["prior_note"] = "no prior group: an improper prior (Haldane) cannot be sampled"
     return assemble(ctx, groups, **attrs)
 
 
-def _lazy_prior(kind: ModelKind, ctx: FitContext, coords: xr.Coordinates, method: str
-                ) -> xr.Dataset:
+def _lazy_prior(kind: ModelKind, ctx: FitContext, coords: xr.Coordinates, method: str,
+                probe_params: dict[str, np.ndarray]) -> xr.Dataset:
     """The prior group of NumPy-drawn priors, its arrays computed on first read.
 
     The names, dims and long names come from a one-draw probe; the draws themselves use the
@@ -307,8 +307,6 @@ def _lazy_prior(kind: ModelKind, ctx: FitContext, coords: xr.Coordinates, method
     values equal an eager draw's.
     """
     priors, selected, chains, draws = ctx.priors, ctx.metrics, ctx.chains, ctx.draws
-    probe_params = kind.exact_prior(priors, np.random.default_rng(0), 1, 1)
-    assert probe_params is not None
     probe = ctx.name_variables(kind.derive(probe_params, priors, selected), box.SAMPLE_DIMS,
                                "none")
     seq = child(ctx.seed, 1)
