@@ -23,8 +23,8 @@ SUMMARY_COLUMNS = ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu", "r_
 
 
 def resolve_var_names(idata: xr.DataTree, var_names: Iterable[str] | str | None,
-                      group: str = "posterior", default_skip: Iterable[str] = MATRIX_VARIABLES
-                      ) -> list[str]:
+                      group: str = "posterior", default_skip: Iterable[str] = MATRIX_VARIABLES,
+                      checked: bool = False) -> list[str]:
     """Map user names (aliases allowed) to the variables of ``group``.
 
     Examples
@@ -33,8 +33,10 @@ def resolve_var_names(idata: xr.DataTree, var_names: Iterable[str] | str | None,
     >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=5, fn=1, tn=4, fp=2), random_seed=0)
     >>> resolve_var_names(idata, ["sensitivity", "informedness"])
     ['tpr', 'bm']
+
+    ``checked=True`` skips the check of a tree the caller has just checked.
     """
-    ds = box.get_group(idata, group)
+    ds = box.get_group(idata, group, checked=checked)
     present = [str(v) for v in ds.data_vars]
     if var_names is None:
         skip = set(default_skip)
@@ -42,7 +44,7 @@ def resolve_var_names(idata: xr.DataTree, var_names: Iterable[str] | str | None,
     if isinstance(var_names, str):
         var_names = [var_names]
     table: dict[str, str] = {canonical_name(v): v for v in present}
-    for alias, metric in alias_table(registry.kind_of(idata).catalogue).items():
+    for alias, metric in alias_table(registry.kind_of(idata, checked=checked).catalogue).items():
         table.setdefault(alias, metric)
     out = []
     for name in var_names:
@@ -111,7 +113,7 @@ def summary(
     """
     box.check_tree(idata)
     prob = hdi_prob_for(hdi_prob, idata)
-    names = resolve_var_names(idata, var_names, group)
+    names = resolve_var_names(idata, var_names, group, checked=True)
     ds = box.get_group(idata, group, checked=True)
     obs = box.get_group(idata, "observed_metrics", checked=True) if group == "posterior" and \
         box.has_group(idata, "observed_metrics") else None
@@ -153,13 +155,14 @@ def summary(
     same = len({b.shape[1] for b in blocks}) == 1
     draws = np.concatenate(blocks) if same else None
     if draws is not None:
-        bounds = hdi_rows(draws, prob)
-        with np.errstate(invalid="ignore"):
-            mean, sd = draws.mean(axis=1), draws.std(axis=1, ddof=1)
-        if from_rows:
-            _, _, r_hat, ess = moments_rhat_ess_rows(
+        if from_rows:  # moments and diagnostics in one pass over the draws
+            mean, sd, r_hat, ess = moments_rhat_ess_rows(
                 np.ascontiguousarray(draws).reshape(len(draws), ds.sizes["chain"], -1))
             rhat_vals, ess_vals = [r_hat], [ess]
+        else:
+            with np.errstate(invalid="ignore"):
+                mean, sd = draws.mean(axis=1), draws.std(axis=1, ddof=1)
+        bounds = hdi_rows(draws, prob, nan_rows=~np.isfinite(mean))
     else:  # pragma: no cover - groups always share chain/draw sizes
         bounds = np.concatenate([hdi(b, prob) for b in blocks])
         mean = np.concatenate([b.mean(axis=1) for b in blocks])

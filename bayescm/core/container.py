@@ -45,13 +45,24 @@ def _provenance(sample_dims: tuple[str, ...] | None = None) -> dict[str, Any]:
                       sample_dims=sample_dims)
 
 
-def coordinates(coords: Mapping[str, Any]) -> xr.Coordinates:
+def coordinates(coords: Mapping[str, Any] | xr.Coordinates) -> xr.Coordinates:
     """Coordinates with their indexes built once, for several :func:`make_dataset` calls.
 
     Building a dimension's pandas index for every group costs more than the group itself;
-    datasets made from one :class:`xarray.Coordinates` share its indexes.
+    datasets made from one :class:`xarray.Coordinates` share its indexes (within one result:
+    each call builds new ones, so two results never share an array).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm.core.container import coordinates
+    >>> c = coordinates({"chain": np.arange(4), "draw": np.arange(100)})
+    >>> sorted(c.dims.items())
+    [('chain', 4), ('draw', 100)]
     """
-    return coords if isinstance(coords, xr.Coordinates) else xr.Coordinates(dict(coords))
+    if isinstance(coords, xr.Coordinates):
+        return coords
+    return xr.Coordinates(dict(coords))
 
 
 def make_dataset(variables: Variables, coords: Mapping[str, Any] | xr.Coordinates,
@@ -61,22 +72,55 @@ def make_dataset(variables: Variables, coords: Mapping[str, Any] | xr.Coordinate
     ``coords`` gives the coordinates of every dim the variables may use (a mapping, or
     :func:`coordinates` to share the indexes between datasets); those of unused dims are left
     out.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm.core.container import make_dataset
+    >>> ds = make_dataset({"tpr": (("chain", "draw"), np.zeros((2, 3)), {"long_name": "TPR"})},
+    ...                   {"chain": np.arange(2), "draw": np.arange(3), "unused": [1, 2]})
+    >>> dict(ds.sizes), list(ds.coords)
+    ({'chain': 2, 'draw': 3}, ['chain', 'draw'])
     """
     used = {d for dims, _, _ in variables.values() for d in dims}
-    data_vars = {
-        name: xr.Variable(dims, arr, dict(va)) for name, (dims, arr, va) in variables.items()
-    }
-    ds_coords: Any
-    if isinstance(coords, xr.Coordinates):
-        keep = [str(k) for k in coords if k in used]
-        ds_coords = xr.Coordinates({k: coords.variables[k] for k in keep},
-                                   indexes={k: coords.xindexes[k] for k in keep
-                                            if k in coords.xindexes})
-    else:
-        ds_coords = {k: v for k, v in coords.items() if k in used}
+    shared = coordinates(coords)
+    keep = [str(k) for k in shared if k in used]
     sample = SAMPLE_DIMS if set(SAMPLE_DIMS) <= used else None
-    return xr.Dataset(data_vars, coords=ds_coords,
-                      attrs={**_provenance(sample), **dict(attrs or {})})
+    all_attrs = {**_provenance(sample), **dict(attrs or {})}
+    data_vars = {name: xr.Variable(dims, arr, dict(va)) for name, (dims, arr, va) in
+                 variables.items()}
+    fast = _direct_dataset(data_vars, shared, keep, all_attrs)
+    if fast is not None:
+        return fast
+    ds_coords = xr.Coordinates({k: shared.variables[k] for k in keep},  # pragma: no cover
+                               indexes={k: shared.xindexes[k] for k in keep
+                                        if k in shared.xindexes})
+    return xr.Dataset(data_vars, coords=ds_coords, attrs=all_attrs)  # pragma: no cover
+
+
+def _direct_dataset(data_vars: dict[str, xr.Variable], coords: xr.Coordinates, keep: list[str],
+                    attrs: dict[str, Any]) -> xr.Dataset | None:
+    """The Dataset ``xr.Dataset(data_vars, coords)`` builds, without its merge and alignment.
+
+    Every variable of a fit is made here with dims whose coordinates come from one
+    :class:`xarray.Coordinates`, so there is nothing to merge or align; xarray's own merge
+    costs about 0.5 ms per group, more than the rest of a small fit's bookkeeping. The sizes
+    are still checked (:func:`xarray.core.variable.calculate_dimensions` raises on a clash).
+    None where xarray lacks the private constructor (the public path is then used);
+    ``tests/test_container.py`` checks both give identical datasets.
+    """
+    construct = getattr(xr.Dataset, "_construct_direct", None)
+    if construct is None or any(name in coords or name in var.dims  # pragma: no cover
+                                for name, var in data_vars.items()):
+        return None  # a variable that would become a coordinate: xarray decides
+    from xarray.core.variable import calculate_dimensions
+
+    variables: dict[Any, xr.Variable] = {k: coords.variables[k] for k in keep}
+    variables.update(data_vars)
+    dims = calculate_dimensions(variables)
+    indexes = {k: coords.xindexes[k] for k in keep if k in coords.xindexes}
+    return construct(variables=variables, coord_names=set(keep), dims=dims, attrs=attrs,
+                     indexes=indexes)
 
 
 class LazyArrays:
@@ -154,10 +198,45 @@ def lazy_variable(dims: tuple[str, ...], source: LazyArrays, name: str,
 
 
 def make_tree(groups: Mapping[str, xr.Dataset], attrs: Mapping[str, Any]) -> xr.DataTree:
-    """Assemble groups into a DataTree with root attributes."""
-    tree = xr.DataTree.from_dict({f"/{name}": ds for name, ds in groups.items()})
+    """Assemble groups into a DataTree with root attributes.
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> from bayescm.core.container import make_tree
+    >>> tree = make_tree({"posterior": xr.Dataset({"x": ("draw", np.zeros(3))})}, {"a": 1})
+    >>> list(tree.children), tree["posterior"].path, tree.attrs["a"]
+    (['posterior'], '/posterior', 1)
+    """
+    tree = xr.DataTree()
+    if not _attach_children(tree, groups):  # pragma: no cover - another xarray's internals
+        tree = xr.DataTree.from_dict({f"/{name}": ds for name, ds in groups.items()})
     tree.attrs.update({**_provenance(), **dict(attrs)})
     return tree
+
+
+def _attach_children(root: xr.DataTree, groups: Mapping[str, xr.Dataset]) -> bool:
+    """Hang one node per group under an empty root, as ``DataTree.from_dict`` does.
+
+    ``from_dict`` copies every node twice and checks each against the root's coordinates,
+    about 2 ms for a binary fit's five groups; the root here has no coordinates (its
+    attributes come after), so there is nothing to check, and each group is copied once
+    (shallowly, by ``DataTree(ds)``) as in ``from_dict``. False, with the root untouched,
+    where xarray's tree internals differ from those this relies on.
+    """
+    if not all(hasattr(root, a) for a in ("_children", "_parent", "_name")) or root.variables:
+        return False  # pragma: no cover
+    nodes = {}
+    for name, ds in groups.items():
+        if not isinstance(name, str) or not name or "/" in name:
+            raise ValueError(f"A group name must be a non-empty string without '/', got "
+                             f"{name!r}.")
+        nodes[name] = xr.DataTree(ds)
+    for name, node in nodes.items():
+        node._name = name
+        node._parent = root
+        root._children[name] = node
+    return True
 
 
 def has_group(idata: xr.DataTree, name: str) -> bool:

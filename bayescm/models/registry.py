@@ -153,16 +153,18 @@ def for_data(data: Any, model: str = "auto") -> ModelKind:
                     "mapping of name -> ConfusionMatrix, or bcm.Scores.")
 
 
-def kind_of(idata: Any, analysis: str | None = None, remedy: str = "") -> ModelKind:
+def kind_of(idata: Any, analysis: str | None = None, remedy: str = "", *,
+            checked: bool = False) -> ModelKind:
     """The kind of a result tree, rebuilt from its root attributes.
 
     With ``analysis`` given, raise a ValueError naming the kind when the analysis does not
     apply to it (e.g. "with_prevalence needs a binary or multiclass fit; this is a paired
-    comparison").
+    comparison"). ``checked=True`` skips the check of a tree the caller has just checked.
     """
     from bayescm.core import container as box
 
-    box.check_tree(idata)
+    if not checked:
+        box.check_tree(idata)
     attrs: Mapping[str, Any] = box.root_attrs(idata)
     labels = box.read_json_attr(idata, "labels") if "labels" in attrs else []
     kind = get(str(attrs["model"])).from_attrs(attrs, labels)
