@@ -104,6 +104,30 @@ def test_summary_options(cocaine):
         bcm.summary(restricted, var_names=["mcc"])
 
 
+@pytest.mark.filterwarnings("ignore:bulk ESS")
+@pytest.mark.parametrize("method", ["exact", "nuts"])
+def test_summary_kinds_split_the_full_table(cocaine, method):
+    """``kind="stats"`` and ``kind="diagnostics"`` are the two halves of the full table."""
+    draws = 5_000 if method == "exact" else 200
+    idata = bcm.fit(cocaine, metrics=["tpr", "bm", "lr_plus"], method=method, draws=draws,
+                    chains=2, random_seed=3)
+    full = bcm.summary(idata)
+    stats_part = bcm.summary(idata, kind="stats")
+    diag_part = bcm.summary(idata, kind="diagnostics")
+    assert list(stats_part.columns) == ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu"]
+    ess = "ess_mean" if method == "exact" else "ess_bulk"
+    assert list(diag_part.columns) == ["r_hat", ess]
+    pd.testing.assert_frame_equal(pd.concat([stats_part, diag_part], axis=1), full,
+                                  check_exact=False, rtol=1e-12, atol=0)
+    flat = np.asarray(idata["posterior"]["bm"]).reshape(-1)
+    assert stats_part.loc["bm", "sd"] == pytest.approx(flat.std(ddof=1), rel=1e-12)
+    prior = bcm.summary(idata, group="prior", kind="diagnostics")
+    assert prior.isna().all().all()  # no diagnostics of prior draws
+    assert bcm.summary(idata, var_names=[], kind="stats").empty
+    with pytest.raises(ValueError, match="kind must be one of"):
+        bcm.summary(idata, kind="mcse")
+
+
 def test_probability(cocaine):
     idata = bcm.fit(cocaine, random_seed=0)
     tnr = idata["posterior"]["tnr"].values

@@ -9,12 +9,13 @@ import pandas as pd
 import xarray as xr
 
 from bayescm.core import container as box
-from bayescm.core.stats import hdi, hdi_prob_for, hdi_rows, moments_rhat_ess_rows
+from bayescm.core.stats import hdi_prob_for, hdi_rows, moments_rhat_ess_rows
 from bayescm.core.validate import keyword_checked
+from bayescm.core.workspace import workspace
 from bayescm.metrics import alias_table, canonical_name
 from bayescm.models import registry
 
-__all__ = ["summary", "probability", "informedness", "resolve_var_names"]
+__all__ = ["SUMMARY_KINDS", "summary", "probability", "informedness", "resolve_var_names"]
 
 MATRIX_VARIABLES = ("theta", "rates", "roc", "pr", "reliability")
 """Class-by-class matrices left out of a default summary (K^2 rows each); name them to see them."""
@@ -74,6 +75,7 @@ def summary(
     var_names: Iterable[str] | str | None = None,
     hdi_prob: float | None = None,
     group: str = "posterior",
+    kind: str = "all",
 ) -> pd.DataFrame:
     """Table of every variable: observed value, mean, sd, HDI, metric uncertainty, R-hat, ESS.
 
@@ -89,6 +91,9 @@ def summary(
         attribute (the one it was fitted with), else ``rcParams["stats.hdi_prob"]``.
     group : str, default "posterior"
         ``"prior"`` summarises the prior draws (no observed/diagnostic columns there).
+    kind : {"all", "stats", "diagnostics"}, default "all"
+        Which columns, as in ArviZ's ``summary``: ``"stats"`` the observed value, mean, sd,
+        HDI and MU only (no R-hat or ESS computed), ``"diagnostics"`` R-hat and ESS only.
 
     Returns
     -------
@@ -110,7 +115,13 @@ def summary(
     >>> table = bcm.summary(idata, var_names=["tnr"])
     >>> table.loc["tnr", ["observed", "hdi_lower", "hdi_upper"]].round(2).tolist()
     [0.75, 0.42, 0.94]
+    >>> list(bcm.summary(idata, var_names=["tnr"], kind="diagnostics").columns)
+    ['r_hat', 'ess_mean']
     """
+    if kind not in SUMMARY_KINDS:
+        raise ValueError(f"kind must be one of {', '.join(map(repr, SUMMARY_KINDS))}, got "
+                         f"{kind!r}.")
+    stats, diagnostics = kind in ("all", "stats"), kind in ("all", "diagnostics")
     box.check_tree(idata)
     prob = hdi_prob_for(hdi_prob, idata)
     names = resolve_var_names(idata, var_names, group, checked=True)
@@ -132,56 +143,84 @@ def summary(
     # pass (the diagnostics group holds the same numbers; its per-variable arrays stay unread)
     from_rows = diag is not None and diag.attrs.get("r_hat_method") == "split" and \
         diag.attrs.get("ess_method") == "mean" and "chain" in ds.dims
-    coord_values = {str(d): ds.variables[d].values for d in ds.coords}
+    coord_values: dict[str, np.ndarray] = {}  # labels of the dims rows run over (not draws)
     for name in names:
         var = ds.variables[name]  # plain Variables: no DataArray built per variable
         dims = tuple(str(d) for d in var.dims)
         sample = [d for d in dims if d in box.SAMPLE_DIMS]
         rest = tuple(d for d in dims if d not in box.SAMPLE_DIMS)
         shape = tuple(var.sizes[d] for d in rest)
-        arr = np.asarray(var.transpose(*rest, *sample).values)
         n_rest = int(np.prod(shape)) if rest else 1
-        blocks.append(arr.reshape(n_rest, -1))
-        coords = {d: coord_values.get(d, np.arange(var.sizes[d])) for d in rest}
+        for d in rest:
+            if d not in coord_values:
+                coord_values[d] = ds.variables[d].values if d in ds.variables else np.arange(
+                    var.sizes[d])
+        coords = {d: coord_values[d] for d in rest}
         labels.extend(_label(name, rest, coords, idx) for idx in np.ndindex(*shape))
-        obs_vals.append(_aligned(obs, name, rest, shape, ds, n_rest))
-        if not from_rows:
+        if stats or from_rows:
+            order = (*rest, *sample)
+            arr = np.asarray((var if var.dims == order else var.transpose(*order)).values)
+            blocks.append(arr.reshape(n_rest, -1))
+        if stats:
+            obs_vals.append(_aligned(obs, name, rest, shape, ds, n_rest))
+        if diagnostics and not from_rows:
             rhat_vals.append(_aligned(diag, name, rest, shape, ds, n_rest,
                                       index_of.get("r_hat")))
             ess_vals.append(_aligned(diag, name, rest, shape, ds, n_rest,
                                      index_of.get(ess_name)))
-    if not blocks:
-        return pd.DataFrame(columns=[*SUMMARY_COLUMNS[:-1], ess_name])
-    same = len({b.shape[1] for b in blocks}) == 1
-    draws = np.concatenate(blocks) if same else None
-    if draws is not None:
-        if from_rows:  # moments and diagnostics in one pass over the draws
-            mean, sd, r_hat, ess = moments_rhat_ess_rows(
-                np.ascontiguousarray(draws).reshape(len(draws), ds.sizes["chain"], -1))
-            rhat_vals, ess_vals = [r_hat], [ess]
-        else:
-            with np.errstate(invalid="ignore"):
-                mean, sd = draws.mean(axis=1), draws.std(axis=1, ddof=1)
-        bounds = hdi_rows(draws, prob, nan_rows=~np.isfinite(mean))
-    else:  # pragma: no cover - groups always share chain/draw sizes
-        bounds = np.concatenate([hdi(b, prob) for b in blocks])
-        mean = np.concatenate([b.mean(axis=1) for b in blocks])
-        sd = np.concatenate([b.std(axis=1, ddof=1) for b in blocks])
+    columns = [*(SUMMARY_COLUMNS[:6] if stats else []),
+               *(["r_hat", ess_name] if diagnostics else [])]
+    if not labels:
+        return pd.DataFrame(columns=columns)
+    values: dict[str, np.ndarray] = {}
+    if blocks:
+        values.update(_from_draws(blocks, prob, stats, diagnostics and from_rows,
+                                  ds.sizes.get("chain", 1)))
+    if stats:
+        values["observed"] = np.concatenate(obs_vals)
+    if diagnostics and not from_rows:
+        values["r_hat"], values["ess"] = np.concatenate(rhat_vals), np.concatenate(ess_vals)
     table = pd.DataFrame(
-        {
-            "observed": np.concatenate(obs_vals),
-            "mean": mean,
-            "sd": sd,
-            "hdi_lower": bounds[:, 0],
-            "hdi_upper": bounds[:, 1],
-            "mu": bounds[:, 1] - bounds[:, 0],
-            "r_hat": np.concatenate(rhat_vals),
-            ess_name: np.concatenate(ess_vals),
-        },
-        index=pd.Index(labels, name="variable"),
-    )
+        np.column_stack([values["ess" if c == ess_name else c] for c in columns]),
+        index=pd.Index(labels, name="variable"), columns=columns)
     table.attrs["hdi_prob"] = prob
     return table
+
+
+SUMMARY_KINDS = ("all", "stats", "diagnostics")
+
+
+def _from_draws(blocks: list[np.ndarray], prob: float, stats: bool, diagnostics: bool,
+                chains: int) -> dict[str, np.ndarray]:
+    """The columns computed from the draws: moments and HDI, and R-hat/ESS of the rows.
+
+    The blocks are copied once into this thread's reusable work array (see
+    :func:`~bayescm.core.workspace.workspace`); the HDI reads it first and the moments then
+    centre it in place (no second array as large as the draws). Nothing returned refers to
+    it.
+    """
+    if len({b.shape[1] for b in blocks}) > 1:  # pragma: no cover - groups share chain/draw
+        raise ValueError("The variables of one group must have the same number of draws.")
+    rows = sum(len(b) for b in blocks)
+    draws = np.concatenate(blocks, out=workspace((rows, blocks[0].shape[1]),
+                                                 np.result_type(*blocks)))
+    out: dict[str, np.ndarray] = {}
+    if stats:
+        bounds = hdi_rows(draws, prob)
+        out.update(hdi_lower=bounds[:, 0], hdi_upper=bounds[:, 1],
+                   mu=bounds[:, 1] - bounds[:, 0])
+    if diagnostics:
+        out["mean"], out["sd"], out["r_hat"], out["ess"] = moments_rhat_ess_rows(
+            draws.reshape(len(draws), chains, -1), overwrite=True)
+    elif stats:
+        with np.errstate(invalid="ignore", over="ignore"):
+            out["mean"] = mean = draws.mean(axis=1)
+            if draws.shape[1] > 1:
+                centred = np.subtract(draws, mean[:, None], out=draws)
+                out["sd"] = np.sqrt(np.vecdot(centred, centred) / (draws.shape[1] - 1))
+            else:
+                out["sd"] = np.full(len(draws), np.nan)
+    return out
 
 
 _hdi_rows = hdi_rows  # the name the tests know (the exact HDI of every row)
@@ -321,3 +360,4 @@ def informedness(idata: xr.DataTree, rope: float = 0.0, var: str | None = None) 
     if frame["informative"].ndim == 0:
         return pd.DataFrame({k: [float(v)] for k, v in frame.items()}, index=[name])
     return frame.to_dataframe()[["informative", "uninformative", "deceptive"]]
+

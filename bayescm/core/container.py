@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import xarray as xr
 from xarray.backends.common import BackendArray
 from xarray.core import indexing
@@ -62,7 +63,16 @@ def coordinates(coords: Mapping[str, Any] | xr.Coordinates) -> xr.Coordinates:
     """
     if isinstance(coords, xr.Coordinates):
         return coords
-    return xr.Coordinates(dict(coords))
+    indexes, variables = {}, {}
+    for name, values in coords.items():
+        arr = np.asarray(values)
+        if arr.ndim != 1 or arr.dtype.kind not in "iufUSb":  # pragma: no cover
+            return xr.Coordinates(dict(coords))  # anything else: xarray's own inference
+        # the index xarray would build, without its type inference (half the cost)
+        index = xr.indexes.PandasIndex(pd.Index(arr), name, coord_dtype=arr.dtype)
+        indexes[name] = index
+        variables.update(index.create_variables())
+    return xr.Coordinates(variables, indexes=indexes)
 
 
 def make_dataset(variables: Variables, coords: Mapping[str, Any] | xr.Coordinates,
@@ -83,7 +93,8 @@ def make_dataset(variables: Variables, coords: Mapping[str, Any] | xr.Coordinate
     ({'chain': 2, 'draw': 3}, ['chain', 'draw'])
     """
     used = {d for dims, _, _ in variables.values() for d in dims}
-    shared = coordinates(coords)
+    shared = coords if isinstance(coords, xr.Coordinates) else coordinates(
+        {k: v for k, v in coords.items() if k in used})  # no index built for an unused dim
     keep = [str(k) for k in shared if k in used]
     sample = SAMPLE_DIMS if set(SAMPLE_DIMS) <= used else None
     all_attrs = {**_provenance(sample), **dict(attrs or {})}
@@ -197,8 +208,13 @@ def lazy_variable(dims: tuple[str, ...], source: LazyArrays, name: str,
     return (dims, data, dict(attrs))
 
 
-def make_tree(groups: Mapping[str, xr.Dataset], attrs: Mapping[str, Any]) -> xr.DataTree:
+def make_tree(groups: Mapping[str, xr.Dataset], attrs: Mapping[str, Any], *,
+              owned: bool = False) -> xr.DataTree:
     """Assemble groups into a DataTree with root attributes.
+
+    ``owned=True`` says the datasets were made for this tree (by :func:`make_dataset`) and
+    nothing else holds them: the nodes then take them over instead of copying each (the
+    copies cost more than the rest of a small fit's bookkeeping).
 
     Examples
     --------
@@ -209,13 +225,14 @@ def make_tree(groups: Mapping[str, xr.Dataset], attrs: Mapping[str, Any]) -> xr.
     (['posterior'], '/posterior', 1)
     """
     tree = xr.DataTree()
-    if not _attach_children(tree, groups):  # pragma: no cover - another xarray's internals
+    if not _attach_children(tree, groups, owned):  # pragma: no cover - another xarray's internals
         tree = xr.DataTree.from_dict({f"/{name}": ds for name, ds in groups.items()})
     tree.attrs.update({**_provenance(), **dict(attrs)})
     return tree
 
 
-def _attach_children(root: xr.DataTree, groups: Mapping[str, xr.Dataset]) -> bool:
+def _attach_children(root: xr.DataTree, groups: Mapping[str, xr.Dataset],
+                     owned: bool = False) -> bool:
     """Hang one node per group under an empty root, as ``DataTree.from_dict`` does.
 
     ``from_dict`` copies every node twice and checks each against the root's coordinates,
@@ -231,12 +248,22 @@ def _attach_children(root: xr.DataTree, groups: Mapping[str, xr.Dataset]) -> boo
         if not isinstance(name, str) or not name or "/" in name:
             raise ValueError(f"A group name must be a non-empty string without '/', got "
                              f"{name!r}.")
-        nodes[name] = xr.DataTree(ds)
+        nodes[name] = _node(ds) if owned else xr.DataTree(ds)
     for name, node in nodes.items():
         node._name = name
         node._parent = root
         root._children[name] = node
     return True
+
+
+def _node(ds: xr.Dataset) -> xr.DataTree:
+    """A tree node holding ``ds`` itself (``DataTree(ds)`` holds a shallow copy of it)."""
+    node = xr.DataTree()
+    set_data = getattr(node, "_set_node_data", None)
+    if set_data is None:  # pragma: no cover - another xarray's internals
+        return xr.DataTree(ds)
+    set_data(ds)
+    return node
 
 
 def has_group(idata: xr.DataTree, name: str) -> bool:
@@ -269,7 +296,9 @@ def get_group(idata: xr.DataTree, name: str, *, foreign: bool = False,
     if name not in idata.children:
         have = ", ".join(idata.children) or "none"
         raise KeyError(f"The result has no {name!r} group (groups: {have}).")
-    return idata[name].to_dataset()
+    node = idata.children[name]
+    # a result's root holds no coordinates: nothing to inherit, and not inheriting skips a merge
+    return node.to_dataset(inherit=bool(idata.coords))
 
 
 def copy_group(idata: xr.DataTree, name: str) -> xr.Dataset:

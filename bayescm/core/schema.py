@@ -112,9 +112,9 @@ def validate(tree: Any) -> None:
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or not (
                 0 < float(value) < 1):
             raise _fail("hdi_prob", f"should be a probability in (0, 1), got {value!r}")
-    first = tree[sampled[0]].to_dataset()
+    first = tree.children[sampled[0]]  # the node itself: to_dataset() would copy it
     for dim in ("chain", "draw"):
-        if dim not in first.dims:
+        if dim not in first.sizes:
             raise ValueError(f"The {sampled[0]!r} group has no {dim!r} dim; it is not a bayescm "
                              "result.")
     for key, dim in (("chains", "chain"), ("draws", "draw")):
@@ -123,9 +123,9 @@ def validate(tree: Any) -> None:
             raise _fail(key, f"says {attrs[key]}, but the posterior has {first.sizes[dim]} "
                         f"{dim}s")
     if labels is not None and "observed_data" in children:
-        obs = tree["observed_data"].to_dataset()
+        obs = tree.children["observed_data"]
         if "true_class" in obs.coords:
-            coords = [str(v) for v in obs["true_class"].values]
+            coords = [str(v) for v in obs.coords["true_class"].values]
             if coords != [str(v) for v in labels]:
                 raise _fail("labels", f"lists {labels}, but the counts' classes are {coords}")
     if attrs["model"] == "binary" and "positive" in attrs and labels is not None and str(

@@ -101,17 +101,17 @@ def hdi(samples: np.ndarray, prob: float | None = None, axis: int = -1) -> np.nd
     return out
 
 
-def hdi_rows(draws: np.ndarray, prob: float | None = None, step: int = 8,
+def hdi_rows(draws: np.ndarray, prob: float | None = None, step: int | None = None,
              nan_rows: np.ndarray | None = None) -> np.ndarray:
     """:func:`hdi` of every row of a 2-D array, without sorting or partitioning whole rows.
 
     The narrowest window of ``inc + 1`` sorted draws (``inc = floor(prob * n)``) starts among
     the ``n - inc`` smallest draws and ends among the ``n - inc`` largest, so only the two tails
-    matter. A sorted strided subsample (every ``step``-th draw) gives each row two cut-offs that
-    almost always leave more than ``n - inc`` draws outside them (a margin of 2.5 standard
-    deviations);
-    the draws beyond the cut-offs (about a sixth of the row) are gathered in one pass and
-    sorted, and the window is found among them. A row whose cut-offs leave too few (or too
+    matter. Two order statistics of a strided subsample (every ``step``-th draw, partitioned,
+    not sorted) give each row two cut-offs that almost always leave more than ``n - inc``
+    draws outside them (a margin of 2.5 standard deviations); the draws beyond the cut-offs
+    (a little more than the tails) are gathered in one pass and sorted, and the window is
+    found among them. A row whose cut-offs leave too few (or too
     many) candidates, or with NaN, goes through :func:`hdi`. The bounds are exactly those of
     :func:`hdi` (same rule, same draws), in the dtype of ``draws``, at a fraction of the cost of
     ``np.partition`` on every row (about 10 against 55 microseconds per 4,000 float32 draws).
@@ -122,8 +122,10 @@ def hdi_rows(draws: np.ndarray, prob: float | None = None, step: int = 8,
         Draws of each series in a row (float32 or float64).
     prob : float, optional
         Probability mass of the interval; default ``rcParams["stats.hdi_prob"]``.
-    step : int, default 8
-        Stride of the subsample that places the cut-offs.
+    step : int, optional
+        Stride of the subsample that places the cut-offs; default about ``sqrt(n) / 9``
+        (between 4 and 32), which balanced the subsample's partition against the number of
+        candidates in timings from 2,000 to 80,000 draws.
     nan_rows : ndarray of bool, optional
         Rows that may hold NaN (or both infinities), if the caller knows them already (a NaN
         mean); default: looked up (one more pass over the draws).
@@ -148,16 +150,20 @@ def hdi_rows(draws: np.ndarray, prob: float | None = None, step: int = 8,
     if x.dtype not in (np.float32, np.float64):
         x = x.astype(float)
     r, n = x.shape
+    if step is None:
+        step = min(32, max(4, round((n / 81) ** 0.5)))
     inc = int(np.floor(prob * n))
     k = n - inc
     if r == 0 or k > inc or n < 16 * step:
         return hdi(x, prob).astype(x.dtype, copy=False)
-    sub = np.sort(x[:, ::step], axis=1)  # NaN sorts last
-    m = sub.shape[1]
+    m = -(-n // step)  # the subsample's size
     expected = k * m / n
     # 2.5 standard deviations of margin: about 1 row in 200 is recomputed, cheaper than more
     # candidates in every row
     j = min(m - 1, int(np.ceil(expected + 2.5 * np.sqrt(expected) + 1.0)))
+    # only the subsample's j-th smallest and largest matter: a partition, not a sort (NaN is
+    # placed last, as by a sort)
+    sub = np.partition(x[:, ::step], (j, m - 1 - j), axis=1)
     cut_lo, cut_hi = sub[:, j], sub[:, m - 1 - j]
     lower = x <= cut_lo[:, None]
     upper = x >= cut_hi[:, None]

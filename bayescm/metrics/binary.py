@@ -29,14 +29,26 @@ def _safe(num: Any, den: Any) -> Any:
 
 def _mean_defined(a: Any, b: Any) -> Any:
     """The mean of two rates, or the one that is defined (scikit-learn's balanced accuracy)."""
-    return np.where(np.isnan(a), b, np.where(np.isnan(b), a, 0.5 * (a + b)))
+    mean = 0.5 * (a + b)
+    if not np.isnan(mean).any():  # the usual case: no rate undefined, nothing to replace
+        return np.asarray(mean)
+    return np.where(np.isnan(a), b, np.where(np.isnan(b), a, mean))
 
 
 def _mcc(tp: Any, fn: Any, fp: Any, tn: Any) -> Any:
     """MCC, 0 where a row or column is empty (scikit-learn), NaN without samples."""
     den = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
     value = _safe(tp * tn - fp * fn, np.sqrt(den))
-    return np.where((den == 0) & (tp + fn + fp + tn > 0), 0.0, value)
+    empty = den == 0
+    if not empty.any():  # posterior draws: no margin is ever exactly 0
+        return np.asarray(value)
+    return np.where(empty & (tp + fn + fp + tn > 0), 0.0, value)
+
+
+def _pt(tp: Any, fn: Any, fp: Any, tn: Any) -> Any:
+    """Prevalence threshold ``(sqrt(TPR FPR) - FPR) / (TPR - FPR)``."""
+    tpr, fpr = _safe(tp, tp + fn), _safe(fp, tn + fp)
+    return _safe(np.sqrt(tpr * fpr) - fpr, tpr - fpr)
 
 
 @keyword_checked
@@ -153,11 +165,7 @@ _BINARY = [
        ["fowlkes_mallows", "fowlkes_mallows_index", "fmi"], True,
        "NaN when nothing is predicted positive or there are no positives",
        display="Fowlkes-Mallows"),
-    _m("pt",
-       lambda tp, fn, fp, tn: _safe(
-           np.sqrt(_safe(tp, tp + fn) * _safe(fp, tn + fp)) - _safe(fp, tn + fp),
-           _safe(tp, tp + fn) - _safe(fp, tn + fp)),
-       "prevalence threshold", ["prevalence_threshold"], None,
+    _m("pt", _pt, "prevalence threshold", ["prevalence_threshold"], None,
        "NaN when TPR = FPR or a class is absent", display="Prevalence threshold"),
     _m("gmean", lambda tp, fn, fp, tn: np.sqrt(_safe(tp, tp + fn) * _safe(tn, tn + fp)),
        "geometric mean of TPR and TNR", ["g_mean", "geometric_mean"], True,

@@ -333,11 +333,14 @@ def observed_data(ctx: FitContext, coords: Mapping[str, Any]) -> xr.Dataset:
         coords)
 
 
-def assemble(ctx: FitContext, groups: Mapping[str, xr.Dataset], **attrs: Any) -> xr.DataTree:
+def assemble(ctx: FitContext, groups: Mapping[str, xr.Dataset], *, owned: bool = False,
+             **attrs: Any) -> xr.DataTree:
     """The result tree of ``groups`` with the context's root attributes.
 
     Adds ``observed_data`` (the counts) and ``constant_data`` (fixed parameters) when the
-    groups lack them; ``attrs`` add to or override the root attributes.
+    groups lack them; ``attrs`` add to or override the root attributes. ``owned=True``: the
+    groups were made for this tree and are held by nothing else (see
+    :func:`~bayescm.core.container.make_tree`).
 
     Examples
     --------
@@ -357,4 +360,4 @@ def assemble(ctx: FitContext, groups: Mapping[str, xr.Dataset], **attrs: Any) ->
         fixed = constant_data(ctx, coords)
         if fixed is not None:
             out["constant_data"] = fixed
-    return box.make_tree(out, ctx.root_attrs(**attrs))
+    return box.make_tree(out, ctx.root_attrs(**attrs), owned=owned)

@@ -32,7 +32,7 @@ from bayescm.models.checks import (
     choose_method,
     sampler_options,
 )
-from bayescm.models.context import FitContext, assemble
+from bayescm.models.context import FitContext, assemble, observed_data
 from bayescm.models.pipeline import (
     DIAGNOSTIC_METHODS,
     DIAGNOSTIC_NOTES,
@@ -284,6 +284,7 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
                          "prevalence: the plug-in at that prevalence); NaN means undefined "
                          "(0/0), inf unbounded; see bcm.list_metrics()['undefined']"})
 
+    groups["observed_data"] = observed_data(ctx, shared)  # the same indexes again
     attrs: dict[str, Any] = {"method": method, **ctx.seed_record()}
     if kind.scale_free and absent is not None and absent.any():
         labels = np.asarray(kind.labels)
@@ -295,7 +296,7 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
             "they are left out of macro/weighted averages and bacc, observed and posterior alike")
     if "prior" not in groups:
         attrs["prior_note"] = "no prior group: an improper prior (Haldane) cannot be sampled"
-    return assemble(ctx, groups, **attrs)
+    return assemble(ctx, groups, owned=True, **attrs)  # every group was made above
 
 
 def _lazy_prior(kind: ModelKind, ctx: FitContext, coords: xr.Coordinates, method: str,
