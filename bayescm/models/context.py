@@ -323,7 +323,7 @@ def constant_data(ctx: FitContext, coords: Mapping[str, Any]) -> xr.Dataset | No
          for p, v in fixed.items()}, coords)
 
 
-def observed_data(ctx: FitContext, coords: Mapping[str, Any]) -> xr.Dataset:
+def observed_data(ctx: FitContext, coords: Mapping[str, Any] | xr.Coordinates) -> xr.Dataset:
     """The ``observed_data`` group: the counts."""
     assert ctx.counts is not None
     dims = (("classifier",) if ctx.batched else ()) + ("true_class", "pred_class")
