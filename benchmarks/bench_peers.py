@@ -26,9 +26,9 @@ Medians of ``--rounds`` rounds (default 11).
     Geyer ESS of the raw split chains, 4 x 5,000 draws) against a hand-written NumPy
     implementation of the same outputs with a partition-based HDI (written below).
 
-Then ``import bayescm`` against ``import numpy, xarray`` (and the peers' imports), each in a
-fresh interpreter, alternating, median of 9, with bayescm's bytecode compiled as a wheel
-install compiles it.
+Then the full 10-class fit + summary alone (target 0.25 s), and ``import bayescm`` against
+``import numpy, xarray`` (and the peers' imports), each in a fresh interpreter, alternating,
+median of 9, with bayescm's bytecode compiled as a wheel install compiles it.
 
 At the end every row checks that both contenders computed the same thing: posterior means of
 the bounded metrics agree within 0.01, and HDI bounds within 0.03 (Monte-Carlo error).
@@ -356,6 +356,16 @@ def main() -> None:
     for (label, _, _, _), (ours, theirs) in zip(table, last, strict=True):
         print(f"{label}: {agreement(ours, theirs)}")
     print()
+    cm10, _, _ = multiclass_case()
+    full10 = []
+    for r in range(args.rounds + 1):
+        gc.collect()
+        start = time.perf_counter()
+        bcm.summary(bcm.fit(cm10, random_seed=r))
+        if r:
+            full10.append(time.perf_counter() - start)
+    print(f"full 10-class fit + summary (every default variable, R-hat/ESS): "
+          f"{statistics.median(full10) * 1e3:.0f} ms (target <= 250 ms)")
     base, own = import_times(["import numpy, xarray", "import bayescm"])
     print(f"import bayescm {own * 1e3:.0f} ms vs import numpy, xarray {base * 1e3:.0f} ms "
           f"(ratio {own / base:.2f}; fresh interpreters, alternating, median of 9, bytecode "

@@ -107,8 +107,7 @@ def hdi_rows(draws: np.ndarray, prob: float | None = None, step: int | None = No
 
     The narrowest window of ``inc + 1`` sorted draws (``inc = floor(prob * n)``) starts among
     the ``n - inc`` smallest draws and ends among the ``n - inc`` largest, so only the two tails
-    matter. Two order statistics of a strided subsample (every ``step``-th draw, partitioned,
-    not sorted) give each row two cut-offs that almost always leave more than ``n - inc``
+    matter. Two order statistics of a strided subsample (every ``step``-th draw) give each row two cut-offs that almost always leave more than ``n - inc``
     draws outside them (a margin of 2.5 standard deviations); the draws beyond the cut-offs
     (a little more than the tails) are gathered in one pass and sorted, and the window is
     found among them. A row whose cut-offs leave too few (or too
@@ -161,9 +160,14 @@ def hdi_rows(draws: np.ndarray, prob: float | None = None, step: int | None = No
     # 2.5 standard deviations of margin: about 1 row in 200 is recomputed, cheaper than more
     # candidates in every row
     j = min(m - 1, int(np.ceil(expected + 2.5 * np.sqrt(expected) + 1.0)))
-    # only the subsample's j-th smallest and largest matter: a partition, not a sort (NaN is
-    # placed last, as by a sort)
-    sub = np.partition(x[:, ::step], (j, m - 1 - j), axis=1)
+    # only the subsample's j-th smallest and largest matter; NumPy's SIMD sort finds them
+    # faster than a two-point partition in float32 and in short float64 rows (measured from
+    # 500 to 2,600 values), the partition is faster beyond (both place NaN last)
+    sub = x[:, ::step]
+    if x.dtype == np.float32 or m <= 1024:
+        sub = np.sort(sub, axis=1)
+    else:
+        sub = np.partition(sub, (j, m - 1 - j), axis=1)
     cut_lo, cut_hi = sub[:, j], sub[:, m - 1 - j]
     lower = x <= cut_lo[:, None]
     upper = x >= cut_hi[:, None]
