@@ -9,7 +9,7 @@ import pandas as pd
 import xarray as xr
 
 from bayescm.core import container as box
-from bayescm.core.stats import hdi_prob_for, hdi_rows, moments_rhat_ess_rows
+from bayescm.core.stats import hdi_prob_for, hdi_rows, moments_rhat_ess_rows, rowdot
 from bayescm.core.validate import keyword_checked
 from bayescm.core.workspace import workspace
 from bayescm.metrics import alias_table, canonical_name
@@ -217,7 +217,7 @@ def _from_draws(blocks: list[np.ndarray], prob: float, stats: bool, diagnostics:
             out["mean"] = mean = draws.mean(axis=1)
             if draws.shape[1] > 1:
                 centred = np.subtract(draws, mean[:, None], out=draws)
-                out["sd"] = np.sqrt(np.vecdot(centred, centred) / (draws.shape[1] - 1))
+                out["sd"] = np.sqrt(rowdot(centred, centred) / (draws.shape[1] - 1))
             else:
                 out["sd"] = np.full(len(draws), np.nan)
     return out
