@@ -107,3 +107,23 @@ def test_one_pass_split_diagnostics_equal_separate_ones():
     np.testing.assert_allclose(r, rhat(x, "split"), rtol=1e-12)
     np.testing.assert_allclose(e, ess(x, "mean"), rtol=1e-10)
     assert float(arviz_stats.rhat(x[..., 1, 1], method="split")) == pytest.approx(r[1, 1])
+
+
+@pytest.mark.parametrize("n", [7, 8192, 8193, 20_000, 50_001])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_rowdot_equals_vecdot_whatever_the_row_length(n: int, dtype: type) -> None:
+    from bayescm.core.stats import rowdot
+
+    rng = np.random.default_rng(n)
+    a = rng.normal(size=(3, 2, n)).astype(dtype)
+    b = rng.normal(size=(3, 2, n)).astype(dtype)
+    got = rowdot(a, b)
+    assert got.shape == (3, 2) and got.dtype == dtype
+    want = (a.astype(np.float64) * b).sum(axis=-1)
+    np.testing.assert_allclose(got, want, rtol=1e-4 if dtype == np.float32 else 1e-10,
+                               atol=1e-3 if dtype == np.float32 else 1e-9)
+    # strided last axis (a lag of a split chain) too
+    np.testing.assert_allclose(rowdot(a[..., 1:], a[..., :-1]),
+                               (a[..., 1:].astype(np.float64) * a[..., :-1]).sum(axis=-1),
+                               rtol=1e-4 if dtype == np.float32 else 1e-10,
+                               atol=1e-2 if dtype == np.float32 else 1e-9)
