@@ -13,7 +13,6 @@ this process (:mod:`bayescm.analyses.batch`) and as a dask task
 
 from __future__ import annotations
 
-import functools
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ import numpy as np
 
 from bayescm.core.stats import hdi_rows, moments_rhat_ess_rows
 from bayescm.core.streams import child
+from bayescm.core.workspace import roomy_heap
 from bayescm.metrics.base import Metric
 from bayescm.models.pipeline import observed_derived
 
@@ -75,20 +75,6 @@ class Plan:
         return len(COLUMNS) + len(self.tests)
 
 
-@functools.cache
-def _roomy_heap() -> None:
-    """Free one 24 MB array, once per process, before the first block.
-
-    glibc's malloc serves allocations above its mmap threshold (128 kB at first) with fresh
-    pages and returns them when freed; freeing a large mapped block raises the threshold (and
-    the heap's trim threshold) dynamically, as any large NumPy array freed would. Then a
-    block's temporaries (the metrics, a few MB) are reused from the heap instead of being
-    faulted in again for every block: 14 times fewer page faults and about 15 % less time
-    here. Other allocators ignore it.
-    """
-    np.empty(24 << 20, dtype=np.uint8)  # dropped at once
-
-
 def summarize_chunk(plan: Plan, counts: np.ndarray, names: Sequence[str], index: int,
                     out: np.ndarray | None = None,
                     progress: Callable[[int], None] | None = None) -> np.ndarray:
@@ -115,7 +101,7 @@ def summarize_chunk(plan: Plan, counts: np.ndarray, names: Sequence[str], index:
         out = np.empty(shape, dtype=np.float32)
     elif out.shape != shape:  # pragma: no cover - internal misuse
         raise ValueError(f"out has shape {out.shape}, expected {shape}.")
-    _roomy_heap()
+    roomy_heap()
     kind, priors, selected = plan.kind, plan.priors, list(plan.selected)
     observed = observed_derived(kind, counts, priors, selected)
     for name, width, offset, _ in plan.rows:

@@ -22,6 +22,7 @@ from bayescm.core.resources import check_memory
 from bayescm.core.scores import Scores
 from bayescm.core.streams import child
 from bayescm.core.validate import keyword_checked
+from bayescm.core.workspace import roomy_heap
 from bayescm.metrics.base import Metric
 from bayescm.models.base import ModelKind
 from bayescm.models.checks import (
@@ -215,6 +216,7 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
         "fewer draws (draws=, chains=)", "only the metrics you need (metrics=[...])",
         "bcm.summarize_batch for summaries only: it works through chunks in bounded memory, "
         "on a dask cluster with client=", "the batch in smaller parts"])
+    roomy_heap()  # the draws and metrics come from the heap from the second fit on
     rng_post, rng_prior, nuts_seed = seeds(ctx.seed)
     free = kind.free(priors)
 
