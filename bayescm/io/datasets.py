@@ -1,6 +1,8 @@
 """Confusion matrices shipped with the package.
 
 * Table S1 of Tötsch & Hoffmann (2021): 24 published binary classifiers.
+* A simulated screening study with two correlated risk scores of 600 people (known truth), for
+  the scores model (``bcm.Scores``).
 * Two matrices of Kuhn & Johnson's chapter "Characterizing Classification Models": the naive
   Bayes mushroom classifier (2 classes, 6,107 validation samples) and a Wordle guess-count
   predictor (6 ordered classes, 118 test games). The chapter prints both with rows =
@@ -15,9 +17,11 @@ from importlib import resources
 from typing import Any
 
 from bayescm.core.confusion import ConfusionMatrix
+from bayescm.core.scores import Scores
 from bayescm.core.validate import keyword_checked
 
-__all__ = ["DATASETS", "literature_matrices", "literature_table", "load", "mushrooms", "wordle"]
+__all__ = ["DATASETS", "literature_matrices", "literature_table", "load", "mushrooms",
+           "screening_scores", "wordle"]
 
 
 @keyword_checked
@@ -99,23 +103,49 @@ def wordle() -> ConfusionMatrix:
     return ConfusionMatrix(counts, labels=["2", "3", "4", "5", "6", "X"], ordered=True)
 
 
-DATASETS: dict[str, Callable[[], ConfusionMatrix | dict[str, ConfusionMatrix]]] = {
-    "literature_table_s1": literature_matrices, "mushrooms": mushrooms, "wordle": wordle}
+@keyword_checked
+def screening_scores() -> Scores:
+    """Two risk scores of 600 people in a simulated screening study (117 with the disease).
+
+    ``score_standard`` is a calibrated probability rounded to 2 decimals (ties);
+    ``score_new`` is sharper but over-confident (log-odds 1.6 times too large). Both read one
+    latent severity, so they are correlated. The truth is known: AUC 0.796 and 0.833 (the new
+    score better by 0.037). Simulated by ``scripts/make_screening_scores.py`` (its docstring
+    gives the model); no patient data, released with the package (CC0).
+
+    Examples
+    --------
+    >>> from bayescm.io.datasets import screening_scores
+    >>> data = screening_scores()
+    >>> data.names, data.n, data.n_pos
+    (['score_standard', 'score_new'], 600, 117)
+    """
+    with resources.files("bayescm.data").joinpath("screening_scores.csv").open(
+            encoding="ascii") as fh:
+        rows = list(csv.DictReader(fh))
+    y = [int(r["disease"]) for r in rows]
+    return Scores(y, {k: [float(r[k]) for r in rows] for k in ("score_standard", "score_new")},
+                  positive=1)
+
+
+DATASETS: dict[str, Callable[[], Any]] = {
+    "literature_table_s1": literature_matrices, "mushrooms": mushrooms, "wordle": wordle,
+    "screening_scores": screening_scores}
 """Packaged data sets by name (the ``dataset = "..."`` form of an analysis spec)."""
 
 
 @keyword_checked
-def load(name: str) -> ConfusionMatrix | dict[str, ConfusionMatrix]:
-    """A packaged data set by name: one matrix, or a batch ``{name: matrix}``.
+def load(name: str) -> ConfusionMatrix | dict[str, ConfusionMatrix] | Scores:
+    """A packaged data set by name: one matrix, a batch ``{name: matrix}``, or scores.
 
     Parameters
     ----------
-    name : {"literature_table_s1", "mushrooms", "wordle"}
+    name : {"literature_table_s1", "mushrooms", "wordle", "screening_scores"}
         The data set.
 
     Returns
     -------
-    ConfusionMatrix or dict of str -> ConfusionMatrix
+    ConfusionMatrix, dict of str -> ConfusionMatrix, or Scores
 
     Raises
     ------

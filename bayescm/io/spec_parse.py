@@ -142,7 +142,11 @@ def _parse_data(data: Any, base: Path, source: Any) -> ConfusionMatrix | dict[st
             if not isinstance(data["dataset"], str):
                 raise SpecError(f"{where}[data] dataset must be the name of a packaged data "
                                 f"set ({', '.join(datasets.DATASETS)}).")
-            return datasets.load(data["dataset"])
+            loaded = datasets.load(data["dataset"])
+            if not isinstance(loaded, (ConfusionMatrix, dict)):
+                raise SpecError(f"{where}[data] dataset {data['dataset']!r} holds scores, not "
+                                "confusion matrices; this spec form analyses matrices.")
+            return loaded
         if form == "table":
             id_column = data.get("id_column", "id")
             return read_table_csv(_data_path(data["table"], base, "table", source), id_column)
