@@ -81,6 +81,12 @@ def test_observed_values_equal_scikit_learn_with_ties():
                                                             abs=1e-12)
     assert float(obs["brier"]) == pytest.approx(brier_score_loss(y, s), abs=1e-12)
     assert float(obs["log_loss"]) == pytest.approx(log_loss(y, s), abs=1e-9)
+    # the thresholded catalogue at the observed items: proportions, as bcm.fit's observed
+    pred = s >= 0.5
+    assert float(obs["acc"]) == pytest.approx(np.mean(pred == y), abs=1e-12)
+    assert float(obs["prevalence"]) == pytest.approx(np.mean(y), abs=1e-12)
+    assert float(obs["tpr"]) == pytest.approx(np.mean(pred[y]), abs=1e-12)
+    assert float(obs["bias"]) == pytest.approx(np.mean(pred), abs=1e-12)
 
 
 def test_auc_posterior_agrees_with_sklearn_and_delong():

@@ -99,7 +99,9 @@ def fit(
     method : {"auto", "exact", "nuts"}
         ``"exact"`` draws from the closed-form posterior (NumPy); ``"nuts"`` samples
         :func:`~bayescm.build_model` with PyMC; ``"auto"`` picks exact when every prior is
-        conjugate.
+        conjugate. :class:`~bayescm.Scores` take ``"bootstrap"`` (the default: the Bayesian
+        bootstrap, exact draws), ``"binormal"`` or ``"bibeta"`` (parametric class
+        distributions sampled with NUTS: :mod:`bayescm.models.roc_parametric`).
     draws, chains : int
         Draws per chain and number of chains (default 4 x 5,000 = 20,000, as in the paper;
         4 x 1,000 for :class:`~bayescm.Scores`).
@@ -122,7 +124,9 @@ def fit(
         Priors keyed by parameter, e.g. ``{"tpr": bcm.Beta(10, 2), "prevalence":
         bcm.Fixed(0.5)}``; the same as the ``prevalence=``, ``tpr=``, ``tnr=``, ``rates=``
         keywords (giving one parameter both ways is an error). For ``model="hierarchical"``
-        the keys are :data:`bayescm.models.hierarchical.HIERARCHICAL_PARAMETERS`.
+        the keys are :data:`bayescm.models.hierarchical.HIERARCHICAL_PARAMETERS`; for
+        :class:`~bayescm.Scores` with ``method="binormal"`` or ``"bibeta"`` they are
+        :data:`bayescm.models.roc_parametric_priors.PARAMETERS` of the method.
     model : str, default "auto"
         A key of the model registry (:func:`bayescm.models.registry.keys`). ``"auto"``: the
         binary or multiclass model of each matrix (scores for :class:`~bayescm.Scores`).

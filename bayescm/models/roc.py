@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CurveDraws", "bayesian_bootstrap_weights", "calibration_draws", "curve_bands",
-           "curve_draws", "interp_rows", "loss_draws"]
+__all__ = ["CurveDraws", "bayesian_bootstrap_weights", "curve_bands", "curve_draws",
+           "interp_rows", "item_sums", "loss_draws", "search_rows", "threshold_cells"]
 
 EPS = float(np.finfo(float).eps)
 """Scores are clipped to ``[EPS, 1 - EPS]`` for the log-loss (scikit-learn's convention)."""
@@ -81,7 +81,14 @@ def interp_rows(x: np.ndarray, y: np.ndarray, grid: np.ndarray) -> np.ndarray:
 
 
 class CurveDraws:
-    """Sorted items of one classifier, ready to turn weights into curves.
+    """Items of one classifier sorted by score, split by class, ready to turn weights into curves.
+
+    A *step* is one distinct score (tied items form one step of the curve). For each negative
+    item the counts of positives before and through its step (``neg_pb``, ``neg_pe``) and of
+    negatives before and through it (``neg_nb``, ``neg_ne``); for each positive the counts of
+    negatives before its step (``pos_nb``) and of positives and negatives through it
+    (``pos_pe``, ``pos_ne``). With these, every curve quantity is a gather from the cumulative
+    weights of each class (:func:`curve_draws`).
 
     Parameters
     ----------
@@ -89,31 +96,62 @@ class CurveDraws:
         True for positive items.
     scores : ndarray of float
         The classifier's scores (higher = more positive).
+    columns : ndarray of int, optional
+        The column of the weight matrix that holds each item's weight (default: item ``i`` in
+        column ``i``). Weights laid out in this classifier's order (its positives by score,
+        then its negatives) are read as two slices, without a copy.
 
     Examples
     --------
     >>> import numpy as np
     >>> from bayescm.models.roc import CurveDraws
     >>> c = CurveDraws(np.array([True, False, True]), np.array([0.9, 0.4, 0.4]))
-    >>> c.n_steps
-    2
+    >>> c.n_steps, c.neg_pb.tolist(), c.neg_pe.tolist()
+    (2, [1], [2])
     """
 
-    def __init__(self, y: np.ndarray, scores: np.ndarray) -> None:
+    def __init__(self, y: np.ndarray, scores: np.ndarray,
+                 columns: np.ndarray | None = None) -> None:
         order = np.argsort(-scores, kind="stable")
         self.order = order
-        self.y_sorted = y[order]
+        self.y_sorted = ys = y[order]
         s = scores[order]
-        self.starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])  # one step per distinct score
+        first = np.r_[True, s[1:] != s[:-1]]
+        self.starts = np.flatnonzero(first)  # one step per distinct score
         self.ends = np.r_[self.starts[1:] - 1, s.size - 1]  # last item of each step
         self.step_scores = s[self.starts]
         self.n_steps = int(self.starts.size)
-        self._positive = self.y_sorted.astype(float)
+        step = np.cumsum(first) - 1  # the step of each sorted item
+        pos_through = np.cumsum(ys)[self.ends]
+        neg_through = np.cumsum(~ys)[self.ends]
+        pos_before = np.r_[0, pos_through[:-1]]
+        neg_before = np.r_[0, neg_through[:-1]]
+        self.pos_items, self.neg_items = order[ys], order[~ys]
+        self.n_pos, self.n_neg = int(self.pos_items.size), int(self.neg_items.size)
+        on_neg, on_pos = step[~ys], step[ys]
+        self.neg_pb, self.neg_pe = pos_before[on_neg], pos_through[on_neg]
+        self.neg_nb, self.neg_ne = neg_before[on_neg], neg_through[on_neg]
+        self.pos_nb, self.pos_pe = neg_before[on_pos], pos_through[on_pos]
+        self.pos_ne = neg_through[on_pos]
+        self.mixed = bool(np.any(self.neg_pb != self.neg_pe))  # a step holds both classes
+        self.pos_tied = bool(np.any(self.pos_pe != np.arange(1, self.n_pos + 1)))
+        self.first_step = (int(pos_through[0]), int(neg_through[0]))
+        where = np.arange(y.size) if columns is None else np.asarray(columns)
+        self.pos_cols, self.neg_cols = where[self.pos_items], where[self.neg_items]
+        self.sorted_cols = where[order]
+
+    def weights_of(self, weights: np.ndarray, positive: bool) -> np.ndarray:
+        """The weights of the positives (or negatives) in score order, ``(D, n_class)``."""
+        cols = self.pos_cols if positive else self.neg_cols
+        start = int(cols[0])
+        if np.array_equal(cols, np.arange(start, start + cols.size)):
+            return weights[:, start:start + cols.size]  # laid out in this order: a view
+        return np.take(weights, cols, axis=1)  # rows stay contiguous (fancy indexing would not)
 
     def cells(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Cumulative weighted positives and negatives above each step, shape ``(D, steps)``."""
-        w = weights[:, self.order]
-        tp = np.cumsum(w * self._positive.astype(w.dtype, copy=False), axis=1)
+        w = np.take(weights, self.sorted_cols, axis=1)
+        tp = np.cumsum(w * self.y_sorted.astype(w.dtype), axis=1)
         total = np.cumsum(w, axis=1, out=w)
         if self.n_steps < tp.shape[1]:  # ties: read the sums at the end of each step
             tp, total = tp[:, self.ends], total[:, self.ends]
@@ -121,10 +159,38 @@ class CurveDraws:
         return tp, total
 
 
+def search_rows(a: np.ndarray, targets: np.ndarray, side: str = "left") -> np.ndarray:
+    """``np.searchsorted`` of ``targets[i]`` in ``a[i]`` for every row ``i``, in one call.
+
+    ``a`` is non-negative and non-decreasing along each row; the rows are shifted apart by
+    offsets (float64) so that one sorted array holds them all.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm.models.roc import search_rows
+    >>> search_rows(np.array([[1.0, 2.0, 3.0], [5.0, 6.0, 7.0]]),
+    ...             np.array([[2.5, 0.0], [6.0, 9.0]]), side="right").tolist()
+    [[2, 0], [2, 3]]
+    """
+    d, m = a.shape
+    top = np.abs(np.asarray(a[:, -1], dtype=np.float64)) + np.abs(targets).max(axis=1) + 1.0
+    base = np.r_[0.0, np.cumsum(2.0 * top)[:-1]]
+    flat = np.add(a, base[:, None], dtype=np.float64).ravel()
+    idx = np.searchsorted(flat, (targets + base[:, None]).ravel(), side=side)  # type: ignore[call-overload]
+    return np.clip(idx.reshape(targets.shape) - (np.arange(d) * m)[:, None], 0, m)
+
+
 def curve_draws(y: np.ndarray, scores: np.ndarray, weights: np.ndarray, fpr_grid: np.ndarray,
                 recall_grid: np.ndarray, fpr_range: tuple[float, float],
                 curve: CurveDraws | None = None) -> dict[str, np.ndarray]:
     """ROC and PR curves, AUC, partial AUC and average precision for each row of ``weights``.
+
+    The cumulative weights of the positives and of the negatives (in score order) are all it
+    takes: the AUC sums, over the positives, the negative weight below each (half of it for a
+    tied step); the ROC curve at FPR ``f`` is read on the step where the negatives' cumulative
+    weight passes ``f`` times their total (linear within a tied step); the precision is read at
+    the end of each positive's step.
 
     Returns
     -------
@@ -143,47 +209,75 @@ def curve_draws(y: np.ndarray, scores: np.ndarray, weights: np.ndarray, fpr_grid
     ...                   (0.0, 0.5))
     >>> float(out["auc"][0])   # the tie counts as half: (1 + 1 + 1 + 0.5) / 4
     0.875
+    >>> out["roc"][0].tolist()   # the tied step is the diagonal from (0, 0.5) to (0.5, 1)
+    [0.5, 0.75, 1.0, 1.0, 1.0]
     """
     c = CurveDraws(y, scores) if curve is None else curve
-    tp, fp = c.cells(weights)
-    d, v = tp.shape
-    tpr, fpr = np.zeros((d, v + 1), tp.dtype), np.zeros((d, v + 1), tp.dtype)
+    d = weights.shape[0]
+    rows = np.arange(d)[:, None]
+    wp, wn = c.weights_of(weights, True), c.weights_of(weights, False)
+    tp0 = np.zeros((d, c.n_pos + 1), weights.dtype)  # cumulative weights, a leading 0
+    fp0 = np.zeros((d, c.n_neg + 1), weights.dtype)
+    np.cumsum(wp, axis=1, out=tp0[:, 1:])
+    np.cumsum(wn, axis=1, out=fp0[:, 1:])
+    w_pos = tp0[:, -1].astype(np.float64)
+    w_neg = fp0[:, -1].astype(np.float64)
+    scale = w_pos * w_neg
+    # AUC: each positive weighs the negative weight below it (half of its tied negatives)
+    fp_at = np.take(fp0, c.pos_ne, axis=1)  # negative weight through each positive's step
+    above = np.einsum("ij,ij->i", wp, fp_at, dtype=np.float64)
+    if c.mixed:
+        above += np.einsum("ij,ij->i", wp, np.take(fp0, c.pos_nb, axis=1), dtype=np.float64)
+        above *= 0.5
+    area = scale - above
+    # ROC on the grid and the ends of the partial AUC: the first negative past x
+    lo, hi = fpr_range
+    x = np.concatenate([fpr_grid, [lo, hi]])[None, :] * w_neg[:, None]
+    k = search_rows(fp0[:, 1:], x, side="right")
+    beyond = k >= c.n_neg  # past the last negative: the top right corner
+    k = np.minimum(k, c.n_neg - 1)
+    f0, f1 = fp0[rows, c.neg_nb[k]], fp0[rows, c.neg_ne[k]]
+    t0, t1 = tp0[rows, c.neg_pb[k]], tp0[rows, c.neg_pe[k]]
     with np.errstate(invalid="ignore", divide="ignore"):
-        np.divide(tp, tp[:, -1:], out=tpr[:, 1:])
-        np.divide(fp, fp[:, -1:], out=fpr[:, 1:])
-    # exact areas: trapezoids between the vertices (a tied step is a diagonal segment)
-    seg = np.diff(fpr, axis=1)
-    seg *= tpr[:, 1:] + tpr[:, :-1]
-    seg *= 0.5
-    auc = seg.sum(axis=1, dtype=np.float64)
-    roc = interp_rows(fpr, tpr, fpr_grid)
-    partial = _area_to(fpr, tpr, seg, fpr_range[1]) - _area_to(fpr, tpr, seg, fpr_range[0])
+        t = np.clip(np.where(f1 > f0, (x - f0) / (f1 - f0), 0.0), 0.0, 1.0)
+    at = np.where(beyond, w_pos[:, None], t0 + t * (t1 - t0))
+    roc = at[:, :-2] / w_pos[:, None]
+    ends = []
+    for j, f in ((-2, lo), (-1, hi)):
+        if f <= 0 or f >= 1:
+            ends.append(np.zeros(d) if f <= 0 else area)
+            continue
+        before = c.neg_nb[k[:, j]]  # whole steps left of x (their trapezoids), then a part
+        m = int(before.max())
+        strips = np.take(tp0, c.neg_pb[:m], axis=1)  # on the first m negatives only
+        if c.mixed:
+            strips += np.take(tp0, c.neg_pe[:m], axis=1)
+            strips *= 0.5
+        strips *= wn[:, :m]
+        prefix = np.zeros((d, m + 1))
+        np.cumsum(strips, axis=1, dtype=np.float64, out=prefix[:, 1:])
+        part = (x[:, j] - f0[:, j]) * (t0[:, j] + at[:, j]) / 2.0
+        ends.append(np.where(beyond[:, j], area, prefix[np.arange(d), before] + part))
+    auc = area / scale
+    partial = (ends[1] - ends[0]) / scale
+    # precision at the end of each positive's step; AP weighs it by the positive's weight
+    tp_at = np.take(tp0, c.pos_pe, axis=1) if c.pos_tied else tp0[:, 1:]
+    precision = fp_at
+    precision += tp_at
     with np.errstate(invalid="ignore", divide="ignore"):
-        precision = tp / (tp + fp)
-    ap = np.einsum("ij,ij->i", np.diff(tpr, axis=1), precision, dtype=np.float64)
-    # precision at the first step whose recall reaches r (vertex j >= 1 of tpr is step j - 1)
-    offset = 2.0 * np.arange(d)[:, None]
-    idx = np.searchsorted((tpr + offset).ravel(), (recall_grid[None, :] + offset).ravel() -
-                          1e-12, side="left")
-    row = np.arange(d).repeat(recall_grid.size)
-    step = np.clip(idx - row * (v + 1), 1, v) - 1
-    pr = precision[row, step].reshape(d, recall_grid.size)
+        np.divide(tp_at, precision, out=precision)
+    ap = np.einsum("ij,ij->i", wp, precision, dtype=np.float64) / w_pos
+    # PR: the precision at the first step whose recall reaches r (recall 0: the first step)
+    i = np.minimum(search_rows(tp0[:, 1:], (recall_grid[None, :] - 1e-12) * w_pos[:, None]),
+                   c.n_pos - 1)
+    pr = precision[rows, i]
+    if np.any(recall_grid <= 1e-12):
+        p, n = c.first_step
+        tp_first = tp0[:, p].astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            first = tp_first / (tp_first + fp0[:, n])
+        pr[:, recall_grid <= 1e-12] = first[:, None]
     return {"auc": auc, "auc_partial": partial, "average_precision": ap, "roc": roc, "pr": pr}
-
-
-def _area_to(fpr: np.ndarray, tpr: np.ndarray, seg: np.ndarray, f: float) -> np.ndarray:
-    """Area under each row's ROC curve from FPR 0 to ``f`` (exact, piecewise linear)."""
-    if f <= 0:
-        return np.zeros(fpr.shape[0])
-    if f >= 1:
-        return seg.sum(axis=1, dtype=np.float64)
-    inside = fpr[:, 1:] <= f  # whole segments left of f
-    area = np.einsum("ij,ij->i", seg, inside, dtype=np.float64)
-    k = inside.sum(axis=1)  # the vertex where the curve crosses f
-    rows = np.arange(fpr.shape[0])
-    x0, y0 = fpr[rows, k], tpr[rows, k]
-    y_at = interp_rows(fpr, tpr, np.array([f]))[:, 0]
-    return area + (f - x0) * (y0 + y_at) / 2.0
 
 
 def loss_draws(y: np.ndarray, scores: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
@@ -199,79 +293,44 @@ def loss_draws(y: np.ndarray, scores: np.ndarray, weights: np.ndarray) -> dict[s
     >>> round(float(out["brier"][0]), 3)
     0.1
     """
-    total = weights.sum(axis=1)
-    if np.any(scores < 0) or np.any(scores > 1):
-        nan = np.full(weights.shape[0], np.nan)
-        return {"brier": nan, "log_loss": nan.copy()}
-    target = y.astype(float)
-    p = np.clip(scores, EPS, 1 - EPS)
-    brier = weights @ ((scores - target) ** 2) / total
-    loss = -(weights @ (target * np.log(p) + (1 - target) * np.log1p(-p))) / total
-    return {"brier": brier, "log_loss": loss}
+    return item_sums(y, scores, weights, 0.5)[0]
 
 
-def calibration_draws(rng: np.random.Generator, y: np.ndarray, scores: np.ndarray, draws: int,
-                      n_bins: int = 10) -> dict[str, np.ndarray]:
-    """Reliability curve and expected calibration error (ECE), with a calibrated reference.
-
-    Scores are put in ``n_bins`` equal-width bins of [0, 1]. In each bin the event rate gets a
-    flat Beta(1, 1) prior, so its posterior is ``Beta(1 + k, 1 + n - k)`` for ``k`` positives of
-    ``n`` items: a bin of all 0 or all 1 keeps an honest width (the bootstrap would give zero
-    width there). ``ece = sum_b (n_b / N) |rate_b - mean score_b|`` per draw. Because the plug-in
-    ECE is positive even for a perfectly calibrated classifier, ``ece_reference`` is the same
-    statistic for labels simulated from the scores themselves (``y* ~ Bernoulli(score)``):
-    calibration is in doubt when ``ece`` clearly exceeds ``ece_reference``.
+def item_sums(y: np.ndarray, scores: np.ndarray, weights: np.ndarray, threshold: float
+              ) -> tuple[dict[str, np.ndarray], tuple[np.ndarray, ...]]:
+    """Brier score, log-loss and the cells at ``threshold``, from one product of the weights.
 
     Returns
     -------
-    dict
-        ``reliability`` ``(draws, n_bins)`` (NaN for empty bins), ``ece``, ``ece_reference``
-        ``(draws,)``, ``bin_count``, ``bin_positives``, ``bin_score`` ``(n_bins,)``.
+    losses : dict
+        ``brier`` and ``log_loss`` per row of ``weights`` (NaN for scores outside [0, 1]).
+    cells : tuple of ndarray
+        Weighted cell proportions ``(tp, fn, fp, tn)`` when ``score >= threshold`` is positive.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from bayescm.models.roc import calibration_draws
-    >>> rng = np.random.default_rng(0)
-    >>> s = rng.random(500); y = rng.random(500) < s
-    >>> out = calibration_draws(rng, y, s, 2000)
-    >>> bool(abs(out["ece"].mean() - out["ece_reference"].mean()) < 0.03)
-    True
+    >>> from bayescm.models.roc import item_sums
+    >>> losses, cells = item_sums(np.array([True, False]), np.array([0.8, 0.4]),
+    ...                           np.ones((1, 2)), 0.5)
+    >>> round(float(losses["brier"][0]), 3), [float(c[0]) for c in cells]
+    (0.1, [0.5, 0.0, 0.0, 0.5])
     """
-    if np.any(scores < 0) or np.any(scores > 1):
-        nan = np.full(draws, np.nan)
-        return {"reliability": np.full((draws, n_bins), np.nan), "ece": nan,
-                "ece_reference": nan.copy(), "bin_count": np.zeros(n_bins),
-                "bin_positives": np.zeros(n_bins), "bin_score": np.full(n_bins, np.nan)}
-    bins = np.minimum((scores * n_bins).astype(int), n_bins - 1)
-    count = np.bincount(bins, minlength=n_bins).astype(float)
-    positives = np.bincount(bins, weights=y.astype(float), minlength=n_bins)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean_score = np.bincount(bins, weights=scores, minlength=n_bins) / count
-    share = count / count.sum()
-    rate = rng.beta(1.0 + positives, 1.0 + count - positives, size=(draws, n_bins))
-    used = count > 0
-    ece = np.abs(rate[:, used] - mean_score[used]) @ share[used]
-    # reference: labels drawn from the scores (perfect calibration), summed per bin exactly
-    sim_pos = _simulated_bin_positives(rng, bins, scores, n_bins, draws)
-    ref_rate = rng.beta(1.0 + sim_pos, 1.0 + count - sim_pos)
-    reference = np.abs(ref_rate[:, used] - mean_score[used]) @ share[used]
-    rate[:, ~used] = np.nan
-    return {"reliability": rate, "ece": ece, "ece_reference": reference, "bin_count": count,
-            "bin_positives": positives, "bin_score": mean_score}
-
-
-def _simulated_bin_positives(rng: np.random.Generator, bins: np.ndarray, scores: np.ndarray,
-                             n_bins: int, draws: int, chunk: int = 256) -> np.ndarray:
-    """Positives per bin when every item is a Bernoulli(score) event, ``(draws, n_bins)``."""
-    out = np.empty((draws, n_bins))
-    onehot = np.zeros((scores.size, n_bins))
-    onehot[np.arange(scores.size), bins] = 1.0
-    for start in range(0, draws, chunk):
-        m = min(chunk, draws - start)
-        events = (rng.random((m, scores.size)) < scores).astype(float)
-        out[start:start + m] = events @ onehot
-    return out
+    predicted = scores >= threshold
+    columns = [y & predicted, y & ~predicted, ~y & predicted, ~y & ~predicted]
+    probabilities = not (np.any(scores < 0) or np.any(scores > 1))
+    if probabilities:
+        target = y.astype(float)
+        p = np.clip(scores, EPS, 1 - EPS)
+        columns += [(scores - target) ** 2, target * np.log(p) + (1 - target) * np.log1p(-p)]
+    matrix = np.stack(columns, axis=1).astype(weights.dtype)
+    sums = np.asarray(weights @ matrix, dtype=np.float64)  # one pass over the weights
+    total = sums[:, :4].sum(axis=1)
+    cells = tuple(np.ascontiguousarray(sums[:, i] / total) for i in range(4))
+    if not probabilities:
+        nan = np.full(weights.shape[0], np.nan)
+        return {"brier": nan, "log_loss": nan.copy()}, cells
+    return {"brier": sums[:, 4] / total, "log_loss": -sums[:, 5] / total}, cells
 
 
 def curve_bands(draws: np.ndarray, prob: float) -> dict[str, np.ndarray]:
@@ -317,11 +376,7 @@ def threshold_cells(y: np.ndarray, scores: np.ndarray, weights: np.ndarray, thre
     >>> [float(c[0]) for c in cells]
     [0.5, 0.0, 0.5, 0.0]
     """
-    predicted = scores >= threshold
-    groups = np.stack([y & predicted, y & ~predicted, ~y & predicted, ~y & ~predicted], axis=1)
-    sums = (weights @ groups.astype(weights.dtype)).astype(np.float64)  # (D, 4)
-    sums /= sums.sum(axis=1, keepdims=True)
-    tp, fn, fp, tn = (np.ascontiguousarray(sums[:, i]) for i in range(4))
+    tp, fn, fp, tn = item_sums(y, scores, weights, threshold)[1]
     return tp, fn, fp, tn
 
 

@@ -29,15 +29,15 @@ from bayescm.core.validate import check_int, check_real
 from bayescm.metrics.base import BINARY_METRICS, Metric, evaluate, resolve_metrics
 from bayescm.metrics.scores import SCORE_METRICS
 from bayescm.models.base import ModelKind
+from bayescm.models.calibration import calibration_draws
 from bayescm.models.pipeline import diagnostic_variables
 from bayescm.models.registry import register
 from bayescm.models.roc import (
     CurveDraws,
     bayesian_bootstrap_weights,
-    calibration_draws,
     curve_draws,
+    item_sums,
     loss_draws,
-    threshold_cells,
 )
 
 __all__ = ["CURVES", "SCORE_METRICS", "fit_scores"]
@@ -126,18 +126,26 @@ def fit_scores(
     fpr_grid = np.linspace(0.0, 1.0, grid_size)
     recall_grid = np.linspace(0.0, 1.0, grid_size)
     y = data.y
-    curves = {name: CurveDraws(y, s) for name, s in data.scores.items()}
+    # the weight columns: the first classifier's positives, then its negatives, each by score,
+    # so that its curves read two slices of the weights (the others gather theirs)
+    lead = CurveDraws(y, data.scores[names[0]])
+    layout = np.r_[lead.pos_items, lead.neg_items]
+    columns = np.empty_like(layout)
+    columns[layout] = np.arange(layout.size)
+    curves = {name: CurveDraws(y, s, columns) for name, s in data.scores.items()}
+    y_cols = y[layout]
+    scores_cols = {name: s[layout] for name, s in data.scores.items()}
 
     def chunk(job: tuple[int, int]) -> dict[str, np.ndarray]:
         index, m = job  # each chunk has its own stream: results do not depend on threads
         rng = np.random.default_rng(child(seq, 2 + index))
         weights = bayesian_bootstrap_weights(rng, m, y.size, np.float32)
         part: dict[str, np.ndarray] = {}
-        for name, s in data.scores.items():
-            values = {**curve_draws(y, s, weights, fpr_grid, recall_grid, (lo, hi),
-                                    curves[name]),
-                      **loss_draws(y, s, weights)}
-            values.update(evaluate(selected, threshold_cells(y, s, weights, threshold), (m,)))
+        for name, s in scores_cols.items():
+            losses, cells = item_sums(y_cols, s, weights, threshold)
+            values = {**curve_draws(y, data.scores[name], weights, fpr_grid, recall_grid,
+                                    (lo, hi), curves[name]),
+                      **losses, **evaluate(selected, cells, (m,))}
             part.update({f"{name}\0{key}": value for key, value in values.items()})
         return part
 
@@ -247,7 +255,8 @@ class ScoresModel(ModelKind):
 
     Fitted with ``bcm.fit(bcm.Scores(...))`` (exact draws of Dirichlet(1, ..., 1) weights, 4 x
     1,000 by default). It has no parameter priors: the bootstrap's only "prior" is the flat
-    Dirichlet over the items.
+    Dirichlet over the items. ``method="binormal"`` or ``"bibeta"`` fits parametric class
+    distributions instead (:mod:`bayescm.models.roc_parametric`, with ``priors={...}``).
 
     Examples
     --------
@@ -297,13 +306,21 @@ class ScoresModel(ModelKind):
         return fit_scores(Scores(y, scores, positive=True), draws=250,
                           random_seed=random_seed)
 
+    @property
+    def prior_arguments(self) -> tuple[str, ...]:
+        """``priors={...}`` keys of the parametric fits (the bootstrap has no priors)."""
+        from bayescm.models.roc_parametric_priors import PARAMETERS
+
+        return tuple(dict.fromkeys(k for keys in PARAMETERS.values() for k in keys))
+
     def resolve_priors(self, prior: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
-        """No parameter priors: any given is an error."""
-        if prior is not None or any(v is not None for v in overrides.values()):
+        """No ``prior=``; ``priors={...}`` are kept for the parametric fits (checked there)."""
+        if prior is not None:
             raise ValueError("Scores are analysed with the Bayesian bootstrap, which has no "
                              "parameter priors or sampler options; drop prior=, prevalence=, "
-                             "tpr=, tnr=, rates= and sampler_kwargs=.")
-        return {}
+                             "tpr=, tnr=, rates= and sampler_kwargs= (method='binormal' or "
+                             "'bibeta' take priors={...} keyed by their parameters).")
+        return {k: v for k, v in overrides.items() if v is not None}
 
     def build_pymc(self, names: Any, counts: Any, priors: Any) -> Any:
         """No PyMC model (the bootstrap is exact)."""
@@ -319,8 +336,27 @@ class ScoresModel(ModelKind):
         raise NotImplementedError
 
     def fit(self, ctx: Any, options: Mapping[str, Any]) -> xr.DataTree:
-        """The Bayesian bootstrap (:func:`fit_scores`) with ``fit``'s options."""
+        """The Bayesian bootstrap (:func:`fit_scores`), or the parametric fits of ``method``.
+
+        ``method="binormal"`` and ``"bibeta"`` go to
+        :func:`bayescm.models.roc_parametric.fit_parametric`, with a one-draw bootstrap of the
+        same items and curve options as its reference (grids and observed values).
+        """
         options = dict(options)
+        if ctx.method in ("binormal", "bibeta"):
+            from bayescm.models.roc_parametric import fit_parametric
+
+            if options.pop("n_bins", None) is not None:
+                raise TypeError(f"n_bins= sets the bootstrap's reliability bins; "
+                                f"method={ctx.method!r} has no reliability curve.")
+            curve = {k: options.pop(k) for k in _SCORE_OPTIONS if k in options}
+            if options.pop("group", None) is not None:
+                raise ValueError("group= belongs to model='hierarchical'; drop it for scores.")
+            reference = fit_scores(ctx.data, draws=1, chains=1, random_seed=0,
+                                   metrics=ctx.metrics, hdi_prob=ctx.hdi_prob, **curve)
+            return fit_parametric(ctx, options, reference)
+        if ctx.priors:
+            self.resolve_priors("priors", {})
         if options.pop("sampler_kwargs", None):
             self.resolve_priors("sampler", {})
         options.pop("progressbar", None)
@@ -332,8 +368,9 @@ class ScoresModel(ModelKind):
                             f"valid keywords for scores: draws, chains, random_seed, metrics, "
                             f"hdi_prob, {', '.join(_SCORE_OPTIONS)}.")
         if ctx.method not in ("auto", "exact", "bootstrap"):
-            raise ValueError(f"Scores are analysed with method='bootstrap' (exact draws), got "
-                             f"{ctx.method!r}.")
+            raise ValueError(f"Scores are analysed with method='bootstrap' (exact draws, the "
+                             f"default), 'binormal' or 'bibeta' (parametric curves sampled with "
+                             f"NUTS), got {ctx.method!r}.")
         return fit_scores(ctx.data, draws=ctx.draws, chains=ctx.chains, random_seed=ctx.seed,
                           metrics=ctx.metrics, hdi_prob=ctx.hdi_prob, **options)
 
@@ -367,7 +404,8 @@ def _observed(data: Scores, selected: list[Metric], threshold: float, fpr_grid: 
         values = {**curve_draws(y, s, ones, fpr_grid, recall_grid, fpr_range),
                   **loss_draws(y, s, ones)}
         counts = _counts(y, s, threshold).astype(float)
-        cells = tuple(counts.reshape(-1)[[0, 1, 2, 3]][:, None])
+        # the catalogue takes cell proportions (tp + fn + fp + tn = 1), as the posterior's
+        cells = tuple((counts.reshape(-1) / counts.sum())[[0, 1, 2, 3]][:, None])
         values.update(evaluate(selected, cells, (1,)))
         values.update(_observed_calibration(y, s, n_bins))
         for k, v in values.items():
