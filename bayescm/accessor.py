@@ -263,3 +263,59 @@ class BayescmAccessor:
         from bayescm.plots import plot_priors
 
         return plot_priors(self._tree, *args, **kwargs)
+
+    def plot_roc(self, *args: Any, **kwargs: Any) -> Axes:
+        """ROC curves of a scores fit with their bands: :func:`bayescm.plots.plot_roc`.
+
+        Examples
+        --------
+        >>> from bayescm.models.scores import ScoresModel
+        >>> ScoresModel.example().bcm.plot_roc(bands="pointwise").get_title()
+        'ROC curve'
+        >>> import matplotlib.pyplot as plt; plt.close("all")
+        """
+        from bayescm.plots import plot_roc
+
+        return plot_roc(self._tree, *args, **kwargs)
+
+    def plot_pr(self, *args: Any, **kwargs: Any) -> Axes:
+        """Precision-recall curves of a scores fit: :func:`bayescm.plots.plot_pr`.
+
+        Examples
+        --------
+        >>> from bayescm.models.scores import ScoresModel
+        >>> ScoresModel.example().bcm.plot_pr(classifier="A").get_title()
+        'PR curve'
+        >>> import matplotlib.pyplot as plt; plt.close("all")
+        """
+        from bayescm.plots import plot_pr
+
+        return plot_pr(self._tree, *args, **kwargs)
+
+    def plot_reliability(self, *args: Any, **kwargs: Any) -> Axes:
+        """Reliability diagram and ECE of a scores fit: :func:`bayescm.plots.plot_reliability`.
+
+        Examples
+        --------
+        >>> from bayescm.models.scores import ScoresModel
+        >>> ScoresModel.example().bcm.plot_reliability().get_title()
+        'Reliability'
+        >>> import matplotlib.pyplot as plt; plt.close("all")
+        """
+        from bayescm.plots import plot_reliability
+
+        return plot_reliability(self._tree, *args, **kwargs)
+
+    def plot_delta_auc(self, *args: Any, **kwargs: Any) -> Axes:
+        """Posterior of AUC_B - AUC_A with P(B > A): :func:`bayescm.plots.plot_delta_auc`.
+
+        Examples
+        --------
+        >>> from bayescm.models.scores import ScoresModel
+        >>> ScoresModel.example().bcm.plot_delta_auc("B", "A").get_title()[:14]
+        'AUC: B - A, P('
+        >>> import matplotlib.pyplot as plt; plt.close("all")
+        """
+        from bayescm.plots import plot_delta_auc
+
+        return plot_delta_auc(self._tree, *args, **kwargs)

@@ -19,6 +19,10 @@ plot_sample_size          MU against N with the 2 / sqrt(N) rule               F
 plot_priors               priors implied on the metrics                        Fig. S1, S2
 plot_theta                the confusion probability matrix (true x predicted)
 plot_paired               difference of two classifiers with its ROPE
+plot_roc                  ROC curves of scores: both bands, observed, AUC
+plot_pr                   PR curves of scores with bands and the prevalence
+plot_reliability          calibration: event rate per score bin, ECE
+plot_delta_auc            AUC_B - AUC_A of two classifiers, P(B > A)
 ========================  ===================================================  ============
 """
 
@@ -29,14 +33,20 @@ from bayescm.plots._matrix import plot_theta
 from bayescm.plots._metric import plot_metric
 from bayescm.plots._planning import plot_sample_size
 from bayescm.plots._priors import plot_priors
+from bayescm.plots._roc import plot_pr, plot_roc
+from bayescm.plots._scores import plot_delta_auc, plot_reliability
 
 __all__ = [
+    "plot_delta_auc",
     "plot_forest",
     "plot_metric",
     "plot_metrics",
     "plot_paired",
+    "plot_pr",
     "plot_priors",
     "plot_rank_probabilities",
+    "plot_reliability",
+    "plot_roc",
     "plot_sample_size",
     "plot_theta",
 ]
