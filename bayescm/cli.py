@@ -1,4 +1,4 @@
-"""The ``bayescm`` command line: analyze, plan a sample size, rank a leaderboard, run a spec.
+"""The ``bayescm`` command line: analyze, ROC of scores, sample size, leaderboard, run a spec.
 
 Every command has ``--help``. Bad input (negative counts, unknown priors or metrics, missing or
 malformed files) ends with a one-line message on stderr and exit code 2, never a traceback.
@@ -13,112 +13,26 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import math
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import pandas as pd
 
+from bayescm import cli_roc
+from bayescm.cli_common import (
+    EXIT_USAGE,
+    Parser,
+    UsageError,
+    count,
+    emit,
+    positive_int,
+    probability,
+    progress,
+)
+
 __all__ = ["main"]
-
-EXIT_USAGE = 2
-
-
-class UsageError(Exception):
-    """A user error the command line reports in one line (exit code 2)."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr (and exit code 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def _progress(enabled: bool) -> Callable[[str], None] | None:
-    if not enabled:
-        return None
-
-    def say(message: str) -> None:
-        print(f"bayescm: {message} ...", file=sys.stderr, flush=True)
-
-    return say
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, float):
-        if math.isnan(value):
-            return None
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-    return value
-
-
-def _table_json(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
-    return {str(index): {str(k): _json_value(float(v)) for k, v in row.items()}
-            for index, row in table.iterrows()}
-
-
-def _emit(table: pd.DataFrame, fmt: str, extra: dict[str, Any] | None = None) -> None:
-    if fmt == "json":
-        payload = dict(extra or {})
-        payload["rows"] = _table_json(table)
-        print(json.dumps(payload, indent=2))
-    elif fmt == "csv":
-        table.to_csv(sys.stdout)
-    else:
-        print(format_table(table))
-
-
-def decimals_for(table: pd.DataFrame) -> int:
-    """Decimals that show the smallest metric uncertainty (MU) with two significant digits.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from bayescm.cli import decimals_for
-    >>> decimals_for(pd.DataFrame({"mu": [0.104, 0.0123]}))
-    3
-    >>> decimals_for(pd.DataFrame({"mu": [4e-4]}))
-    5
-    """
-    if "mu" not in table:
-        return 3
-    mu = pd.to_numeric(table["mu"], errors="coerce").to_numpy(dtype=float)
-    mu = mu[(mu > 0) & (mu < float("inf"))]
-    if mu.size == 0:
-        return 3
-    return int(min(8, max(3, 1 - math.floor(math.log10(mu.min())))))
-
-
-def format_table(table: pd.DataFrame) -> str:
-    """One fixed-point format for every value (decimals from the MU); ESS as whole numbers.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from bayescm.cli import format_table
-    >>> print(format_table(pd.DataFrame({"mean": [0.96512, 1.2e-05], "mu": [0.1, 0.05],
-    ...                                  "ess_bulk": [19876.2, 20011.9]}, index=["a", "b"])))
-        mean     mu ess_bulk
-    a  0.965  0.100    19876
-    b  0.000  0.050    20012
-    """
-    digits = decimals_for(table)
-    out = table.copy().astype(object)
-    for column in table.columns:
-        values = pd.to_numeric(table[column], errors="coerce")
-        if str(column).startswith("ess_"):
-            out[column] = [("nan" if pd.isna(v) else f"{v:.0f}") for v in values]
-        elif column == "r_hat":
-            out[column] = [("nan" if pd.isna(v) else f"{v:.3f}") for v in values]
-        else:
-            out[column] = [("nan" if pd.isna(v) else "inf" if v == float("inf") else
-                            "-inf" if v == float("-inf") else f"{v:.{digits}f}")
-                           for v in values]
-    return out.to_string()
 
 
 # ------------------------------------------------------------------ analyze
@@ -178,7 +92,7 @@ def _analyze(args: argparse.Namespace) -> int:
     from bayescm.core.stats import hdi_prob_for
 
     cm = _matrix(args)
-    say = _progress(sys.stderr.isatty())
+    say = progress(sys.stderr.isatty())
     kwargs: dict[str, Any] = {"prior": args.prior, "method": args.method, "draws": args.draws,
                               "chains": args.chains, "random_seed": args.seed,
                               "hdi_prob": hdi_prob_for(args.hdi_prob)}
@@ -198,7 +112,7 @@ def _analyze(args: argparse.Namespace) -> int:
     extra = {"model": idata.attrs["model"], "method": idata.attrs["method"], "n": cm.n,
              "hdi_prob": table.attrs["hdi_prob"], "priors": json.loads(idata.attrs["priors"]),
              "counts": cm.counts.tolist(), "labels": [str(v) for v in cm.labels]}
-    _emit(table, args.format, extra)
+    emit(table, args.format, extra)
     if args.plot is not None:
         if say:
             say(f"drawing {args.plot}")
@@ -233,7 +147,7 @@ def _sample_size(args: argparse.Namespace) -> int:
     table = pd.DataFrame([{"n": result.n, "mu_target": result.mu,
                            "mu_reached": result.mu_reached, "power": result.power,
                            "rule_of_thumb_n": result.rule_of_thumb}], index=["plan"])
-    _emit(table, args.format)
+    emit(table, args.format)
     return 0
 
 
@@ -270,12 +184,12 @@ def _leaderboard(args: argparse.Namespace) -> int:
     import bayescm as bcm
 
     scores = _read_scores(Path(args.file))
-    say = _progress(sys.stderr.isatty())
+    say = progress(sys.stderr.isatty())
     if say:
         say(f"ranking {len(scores)} entries with {args.draws} draws")
     table = bcm.leaderboard(scores, n=args.n, prizes=args.prizes, draws=args.draws,
                             random_seed=args.seed, top=args.top)
-    _emit(table, args.format, {"n": args.n, "draws": args.draws})
+    emit(table, args.format, {"n": args.n, "draws": args.draws})
     return 0
 
 
@@ -287,7 +201,7 @@ def _run(args: argparse.Namespace) -> int:
     if not path.is_file():
         raise UsageError(f"no such spec file: {path}")
     spec = load_spec(path)
-    say = _progress(sys.stderr.isatty())
+    say = progress(sys.stderr.isatty())
     import matplotlib
 
     matplotlib.use("Agg")
@@ -299,34 +213,6 @@ def _run(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ parser
-def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError(f"{text} must lie strictly between 0 and 1")
-    return value
-
-
-def _whole(text: str, minimum: int, what: str, too_small: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number{what}") from None
-    if value < minimum:
-        raise argparse.ArgumentTypeError(f"{text} {too_small}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    return _whole(text, 1, "", "must be >= 1")
-
-
-def _count(text: str) -> int:
-    return _whole(text, 0, " of samples", "is negative; counts are >= 0")
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``bayescm`` command.
 
@@ -337,7 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     ...                            "--fp", "2"]).tp
     26
     """
-    parser = _Parser(
+    parser = Parser(
         prog="bayescm",
         description="Honest uncertainty on classifier performance: posterior distributions of "
                     "confusion-matrix metrics (Tötsch & Hoffmann 2021).")
@@ -346,10 +232,10 @@ def build_parser() -> argparse.ArgumentParser:
     a = sub.add_parser("analyze", help="posterior of every metric of one confusion matrix",
                        description="Fit a confusion matrix and print the summary of its metrics "
                                    "(observed, mean, sd, HDI, MU, R-hat, ESS).")
-    a.add_argument("--tp", type=_count, help="true positives")
-    a.add_argument("--fn", type=_count, help="false negatives")
-    a.add_argument("--tn", type=_count, help="true negatives")
-    a.add_argument("--fp", type=_count, help="false positives")
+    a.add_argument("--tp", type=count, help="true positives")
+    a.add_argument("--fn", type=count, help="false negatives")
+    a.add_argument("--tn", type=count, help="true negatives")
+    a.add_argument("--fp", type=count, help="false positives")
     a.add_argument("--csv", help="a labelled matrix: header row of predicted labels, then one "
                                  "row per true label (rows true, columns predicted)")
     a.add_argument("--positive", help="positive class of a 2-class CSV matrix")
@@ -357,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--prior", default=None,
                    help="weak (default: laplace for a binary matrix), laplace, jeffreys, flat or "
                         "haldane")
-    a.add_argument("--fixed-prevalence", type=_probability,
+    a.add_argument("--fixed-prevalence", type=probability,
                    help="a known share of positives (curated test set)")
     a.add_argument("--priors", nargs="+", type=_parameter_prior, metavar="PARAM=PRIOR",
                    help="priors keyed by parameter, as in a spec's [priors] table: a name "
@@ -365,24 +251,25 @@ def build_parser() -> argparse.ArgumentParser:
                         "\"concentration\": 20}', prevalence='{\"fixed\": 0.5}')")
     a.add_argument("--metrics", nargs="+", help="metrics to compute and show (default all)")
     a.add_argument("--method", default="auto", choices=["auto", "exact", "nuts"])
-    a.add_argument("--hdi-prob", type=_probability, default=None,
+    a.add_argument("--hdi-prob", type=probability, default=None,
                    help="probability of the intervals (default rcParams['stats.hdi_prob'], 0.95)")
-    a.add_argument("--draws", type=_positive_int, default=5000, help="draws per chain")
-    a.add_argument("--chains", type=_positive_int, default=4)
+    a.add_argument("--draws", type=positive_int, default=5000, help="draws per chain")
+    a.add_argument("--chains", type=positive_int, default=4)
     a.add_argument("--seed", type=int, help="random seed")
     a.add_argument("--format", default="table", choices=["table", "json", "csv"])
     a.add_argument("--plot", metavar="FILE", help="write a figure of the metrics (PNG, PDF...)")
     a.set_defaults(func=_analyze)
+    cli_roc.add_parser(sub)  # roc: labels and scores from a CSV file
 
     s = sub.add_parser("sample-size", help="test-set size needed for a metric uncertainty",
                        description="Smallest N whose 95 % HDI width (MU) is at most --mu with "
                                    "the given power (Kruschke's protocol, paper Fig. 6).")
-    s.add_argument("--mu", type=_probability, required=True, help="target MU, e.g. 0.1")
-    s.add_argument("--power", type=_probability, default=0.95)
-    s.add_argument("--mode", type=_probability, default=0.8, help="mode of the true metric")
+    s.add_argument("--mu", type=probability, required=True, help="target MU, e.g. 0.1")
+    s.add_argument("--power", type=probability, default=0.95)
+    s.add_argument("--mode", type=probability, default=0.8, help="mode of the true metric")
     s.add_argument("--concentration", type=float, default=10.0)
     s.add_argument("--prior", default="laplace")
-    s.add_argument("--sims", type=_positive_int, default=4000, help="simulated studies per N")
+    s.add_argument("--sims", type=positive_int, default=4000, help="simulated studies per N")
     s.add_argument("--seed", type=int)
     s.add_argument("--format", default="table", choices=["table", "json", "csv"])
     s.set_defaults(func=_sample_size)
@@ -391,10 +278,10 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Rank probabilities of leaderboard entries from their "
                                    "accuracies and the test-set size (paper Fig. 5).")
     b.add_argument("file", help="CSV with columns name,accuracy in published order")
-    b.add_argument("--n", type=_positive_int, required=True, help="test-set size")
+    b.add_argument("--n", type=positive_int, required=True, help="test-set size")
     b.add_argument("--prizes", type=float, nargs="+", help="prize for rank 1, 2, ...")
-    b.add_argument("--draws", type=_positive_int, default=20000)
-    b.add_argument("--top", type=_positive_int, default=10, help="ranks to show")
+    b.add_argument("--draws", type=positive_int, default=20000)
+    b.add_argument("--top", type=positive_int, default=10, help="ranks to show")
     b.add_argument("--seed", type=int)
     b.add_argument("--format", default="table", choices=["table", "json", "csv"])
     b.set_defaults(func=_leaderboard)
@@ -404,7 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    " summary (CSV) and figures.")
     r.add_argument("spec", help="path to a .toml spec, e.g. models/cocaine_purity.toml")
     r.add_argument("--output", help="output folder (default output/<name>/)")
-    r.add_argument("--draws", type=_positive_int, help="override the spec's draws per chain")
+    r.add_argument("--draws", type=positive_int, help="override the spec's draws per chain")
     r.add_argument("--seed", type=int, help="override the spec's seed")
     r.set_defaults(func=_run)
     return parser
