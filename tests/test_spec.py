@@ -19,7 +19,8 @@ MODELS = sorted((Path(__file__).resolve().parents[1] / "models").glob("*.toml"))
 
 def test_catalogue_is_complete():
     names = {p.stem for p in MODELS}
-    assert {"cocaine_purity", "literature_table_s1", "simulated_classifier", "wordle"} <= names
+    assert {"cocaine_purity", "literature_table_s1", "simulated_classifier", "wordle",
+            "screening_scores"} <= names
 
 
 @pytest.mark.parametrize("path", MODELS, ids=[p.stem for p in MODELS])
@@ -120,3 +121,85 @@ def test_the_models_folder_has_no_copy_of_a_packaged_dataset() -> None:
     folder = Path(__file__).resolve().parents[1] / "models"
     assert not list(folder.rglob("*.csv"))
     assert 'dataset = "literature_table_s1"' in (folder / "literature_table_s1.toml").read_text()
+
+
+# ----------------------------------------------------------------------------- scores
+def _scores_csv(tmp_path):
+    path = tmp_path / "scores.csv"
+    path.write_text("label,old,new\n1,0.9,0.8\n0,0.2,0.4\n1,0.6,0.7\n0,0.5,0.1\n1,0.4,0.9\n"
+                    "0,0.3,0.35\n")
+    return path
+
+
+def test_scores_are_a_data_form(tmp_path):
+    _scores_csv(tmp_path)
+    spec_file = tmp_path / "two.toml"
+    spec_file.write_text('[data]\nscores = "scores.csv"\nlabel = "label"\n'
+                         'score = ["old", "new"]\npositive = 1\n'
+                         "[options]\nthreshold = 0.5\nfpr_range = [0.0, 0.2]\ngrid_size = 21\n"
+                         "metrics = [\"tpr\", \"tnr\"]\n"
+                         "n_bins = 5\n")
+    spec = load_spec(spec_file)
+    assert isinstance(spec.data, bcm.Scores) and spec.data.names == ["old", "new"]
+    assert spec.data.n_pos == 3 and spec.data.positive == "1"  # CSV labels are text
+    assert spec.figures == ("roc", "pr", "reliability", "delta_auc")
+    assert spec.options == {"threshold": 0.5, "fpr_range": (0.0, 0.2), "grid_size": 21,
+                            "n_bins": 5, "metrics": ["tpr", "tnr"]}
+    idata = spec.run(tmp_path / "out", draws=50)
+    assert idata["posterior"].sizes["fpr"] == 21 and idata["posterior"].sizes["bin"] == 5
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert written == ["delta_auc.png", "pr.png", "reliability.png", "roc.png", "summary.csv",
+                       "two.nc"]
+    inline = parse_spec({"data": {"y_true": [1, 0, 1, 0], "scores": [0.9, 0.3, 0.6, 0.4]},
+                         "outputs": {"figures": ["roc", "forest"]}}, name="inline")
+    assert inline.data.names == ["A"] and inline.figures == ("roc", "forest")
+    table = parse_spec({"data": {"y_true": ["a", "b", "a"], "positive": "a",
+                                 "scores": {"m1": [0.9, 0.1, 0.5], "m2": [0.7, 0.2, 0.8]}}},
+                       name="table")
+    assert table.data.names == ["m1", "m2"] and table.data.n_pos == 2
+    shipped = parse_spec({"data": {"dataset": "screening_scores"}}, name="s")
+    assert shipped.data == bcm.datasets.load("screening_scores")
+    assert shipped.figures == ("roc", "pr", "reliability", "delta_auc")
+
+
+SCORES = {"y_true": [1, 0, 1, 0], "scores": [0.9, 0.3, 0.6, 0.4]}
+CELLS = {"tp": 1, "fn": 1, "tn": 1, "fp": 1}
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"data": {"scores": "s.csv", "score": ["a"]}}, "needs label"),
+        ({"data": {"scores": "s.csv", "label": "y", "score": "a", "y_true": [1]}},
+         "y_true goes with inline scores"),
+        ({"data": {**SCORES, "label": "y"}}, "name the columns of a CSV file"),
+        ({"data": {"scores": [0.1, 0.9]}}, "need y_true"),
+        ({"data": {"y_true": [1, 0], "scores": 0.5}}, "must be a CSV file, a list"),
+        ({"data": {"y_true": [1, 0], "scores": [0.5]}}, "have 1 entries"),
+        ({"data": SCORES, "priors": {"tpr": "jeffreys"}}, "Bayesian bootstrap"),
+        ({"data": SCORES, "options": {"method": "nuts"}}, "options.method of scores"),
+        ({"data": SCORES, "options": {"fpr_range": [0.3, 0.1]}}, "fpr_range"),
+        ({"data": SCORES, "options": {"grid_size": 1}}, "grid_size"),
+        ({"data": SCORES, "options": {"threshold": "high"}}, "threshold must be a number"),
+        ({"data": SCORES, "options": {"metrics": ["auc"]}}, "auc"),
+        ({"data": SCORES, "outputs": {"figures": ["delta_auc"]}}, "compares two classifiers"),
+        ({"data": CELLS, "options": {"threshold": 0.3}}, "applies to scores"),
+        ({"data": CELLS, "outputs": {"figures": ["roc"]}}, "'roc' draws scores"),
+    ],
+)
+def test_bad_scores_specs_name_the_key(raw, message, tmp_path):
+    (tmp_path / "s.csv").write_text("y,a\n1,0.5\n0,0.2\n")
+    with pytest.raises(SpecError, match=message):
+        parse_spec(raw, name="bad", source=tmp_path / "bad.toml")
+
+
+def test_scores_spec_summary_and_forest(tmp_path):
+    spec = parse_spec({"data": {"dataset": "screening_scores"},
+                       "options": {"draws": 40, "seed": 2, "metrics": ["tpr", "bm"]},
+                       "outputs": {"tables": ["summary", "informedness"],
+                                   "figures": ["forest", "delta_auc"]}}, name="screening")
+    spec.run(tmp_path)
+    table = pd.read_csv(tmp_path / "summary.csv", index_col=0)
+    assert {"auc[score_new]", "tpr[score_standard]"} <= set(table.index)
+    assert (tmp_path / "informedness.csv").is_file() and (tmp_path / "forest.png").is_file()
+

@@ -2,7 +2,9 @@
 
 Used by :meth:`bayescm.io.spec.AnalysisSpec.run` and the ``bayescm`` command line. The figures
 are drawn by :mod:`bayescm.plots` (one plotting system): ``"forest"`` is a grid of
-:func:`~bayescm.plots.plot_forest` panels, ``"posterior"`` is :func:`~bayescm.plots.plot_metrics`.
+:func:`~bayescm.plots.plot_forest` panels, ``"posterior"`` is :func:`~bayescm.plots.plot_metrics`;
+a scores fit also has ``"roc"``, ``"pr"``, ``"reliability"`` and ``"delta_auc"``
+(:func:`scores_figure`).
 """
 
 from __future__ import annotations
@@ -20,13 +22,17 @@ from bayescm.core import container as box
 from bayescm.core.files import atomic_write
 from bayescm.core.stats import hdi_prob_for
 from bayescm.core.validate import keyword_checked
-from bayescm.io.spec_parse import FIGURES
+from bayescm.io.spec_parse import FIGURES, SCORE_FIGURES
 from bayescm.models import registry
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["DEFAULT_FIGURE_METRICS", "OutputPlan", "figure", "write_outputs"]
+__all__ = ["DEFAULT_FIGURE_METRICS", "OutputPlan", "figure", "scores_figure", "write_outputs"]
+
+MAX_PAIR_PANELS = 6
+"""Most panels of a ``delta_auc`` figure: every pair up to this, else each classifier against
+the first."""
 
 
 class OutputPlan(Protocol):
@@ -78,7 +84,7 @@ def figure_metrics(idata: xr.DataTree, metrics: Sequence[str] | None = None) -> 
 @keyword_checked
 def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | None = None,
            hdi_prob: float | None = None) -> Figure:
-    """A figure of a result: ``"forest"`` (HDIs) or ``"posterior"`` (densities).
+    """A figure of a result: ``"forest"`` (HDIs), ``"posterior"`` (densities) or a scores curve.
 
     A thin dispatcher to :mod:`bayescm.plots`, so spec outputs, the command line and notebooks
     draw the same pictures.
@@ -87,11 +93,12 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
     ----------
     idata : xarray.DataTree
         A result of :func:`bayescm.fit`.
-    kind : {"forest", "posterior"}
+    kind : {"forest", "posterior", "roc", "pr", "reliability", "delta_auc"}
         Forest: one :func:`~bayescm.plots.plot_forest` panel per metric, a row per classifier
         or class (a single row for a single classifier) with the posterior mean, the HDI and
         the observed value. Posterior: :func:`~bayescm.plots.plot_metrics`, the densities of
-        up to 8 classifiers (or classes) overlaid per panel.
+        up to 8 classifiers (or classes) overlaid per panel. The others draw a scores fit
+        (:func:`scores_figure`; ``metrics`` does not apply).
     metrics : list of str, optional
         Metrics to draw (aliases accepted); default see :func:`figure_metrics`.
     hdi_prob : float, optional
@@ -112,7 +119,9 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
     >>> import matplotlib.pyplot as plt; plt.close(fig)
     """
     if kind not in FIGURES:
-        raise ValueError(f"Unknown figure {kind!r}; use 'forest' or 'posterior'.")
+        raise ValueError(f"Unknown figure {kind!r}; use one of {', '.join(FIGURES)}.")
+    if kind in SCORE_FIGURES:
+        return scores_figure(idata, kind, hdi_prob=hdi_prob)
     names = figure_metrics(idata, metrics)
     if not names:
         raise ValueError("No metric to draw.")
@@ -134,6 +143,58 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
         ax.xaxis.label.set_fontsize(8)
         ax.title.set_fontsize(9)
     _forest_legend(fig, prob)
+    return fig
+
+
+@keyword_checked
+def scores_figure(idata: xr.DataTree, kind: str, hdi_prob: float | None = None) -> Figure:
+    """A figure of a scores fit: its ROC, PR or reliability curves, or its AUC differences.
+
+    ``"roc"``, ``"pr"`` and ``"reliability"`` overlay up to 8 classifiers
+    (:func:`~bayescm.plots.plot_roc`, :func:`~bayescm.plots.plot_pr`,
+    :func:`~bayescm.plots.plot_reliability`); ``"delta_auc"`` has one
+    :func:`~bayescm.plots.plot_delta_auc` panel per pair (later minus earlier classifier), or,
+    with more than 6 pairs, each classifier against the first.
+
+    Examples
+    --------
+    >>> from bayescm.models.scores import ScoresModel
+    >>> from bayescm.io.runner import scores_figure
+    >>> fig = scores_figure(ScoresModel.example(), "delta_auc")
+    >>> fig.axes[0].get_title()[:10]
+    'AUC: B - A'
+    >>> import matplotlib.pyplot as plt; plt.close(fig)
+    """
+    import matplotlib.pyplot as plt
+
+    from bayescm import plots
+    from bayescm.plots._roc import MAX_CURVES
+
+    if kind not in SCORE_FIGURES:
+        raise ValueError(f"Unknown scores figure {kind!r}; use one of "
+                         f"{', '.join(SCORE_FIGURES)}.")
+    post = box.get_group(idata, "posterior")
+    names = [str(v) for v in post["classifier"].values] if "classifier" in post.dims else []
+    shown = names[:MAX_CURVES] or None
+    if kind != "delta_auc":
+        draw = (plots.plot_roc if kind == "roc" else plots.plot_pr if kind == "pr" else
+                plots.plot_reliability)
+        fig = draw(idata, classifier=shown, hdi_prob=hdi_prob).get_figure(root=True)
+        assert fig is not None  # the plots draw on pyplot figures
+        return fig
+    if len(names) < 2:
+        raise ValueError("A delta_auc figure compares two classifiers; this scores fit has one.")
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    if len(pairs) > MAX_PAIR_PANELS:
+        pairs = [(names[0], b) for b in names[1:MAX_PAIR_PANELS + 1]]
+    ncols = min(3, len(pairs))
+    nrows = -(-len(pairs) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, 3.4 * nrows),
+                             layout="constrained", squeeze=False)
+    for ax, (a, b) in zip(axes.flat, pairs, strict=False):
+        plots.plot_delta_auc(idata, b, a, ax=ax, hdi_prob=hdi_prob)
+    for ax in list(axes.flat)[len(pairs):]:
+        ax.set_visible(False)
     return fig
 
 

@@ -1,10 +1,10 @@
 """Analysis specifications: a TOML file that says which matrices to fit, how, and what to write.
 
-A specification holds the data (one matrix, a batch, or a CSV file), the priors, the fitting
-options and the outputs. :func:`load_spec` reads and validates one; :meth:`AnalysisSpec.run`
-fits it and writes the result tree (netCDF), the summary (CSV) and the figures into a folder.
-The ready-to-run specifications in the repository's ``models/`` folder (the paper's analyses
-among them) are run with ``bayescm run models/NAME.toml``.
+A specification holds the data (one matrix, a batch, a CSV file, or labels and scores), the
+priors, the fitting options and the outputs. :func:`load_spec` reads and validates one;
+:meth:`AnalysisSpec.run` fits it and writes the result tree (netCDF), the summary (CSV) and
+the figures into a folder. The ready-to-run specifications in the repository's ``models/``
+folder (the paper's analyses among them) are run with ``bayescm run models/NAME.toml``.
 
 The format, every table optional except ``[data]`` (or ``[simulate]``)::
 
@@ -25,7 +25,13 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     # [data.classifiers.NAME]        # an inline batch: one table of tp, fn, tn, fp per name
     # tp = 26 ...
     # dataset = "literature_table_s1"  # a data set shipped with the package (also "mushrooms",
-    #                                #   "wordle"; see bcm.datasets.load)
+    #                                #   "wordle", and the scores "screening_scores"; see
+    #                                #   bcm.datasets.load)
+    # scores = "data/scores.csv"     # labels and scores (bcm.Scores, fitted by the Bayesian
+    # label = "disease"              #   bootstrap): the label column, one score column per
+    # score = ["old", "new"]         #   classifier, positive = "1" (default 1 for 0/1 labels)
+    # y_true = [1, 0, 1, ...]        # or inline: the labels and scores = [...] (one classifier)
+    #                                #   or scores = {old = [...], new = [...]}
 
     # [simulate]                     # instead of [data]: matrices drawn by bcm.simulate
     # n = [20, 100, 500]             #   samples per matrix (one size or several)
@@ -50,10 +56,15 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     method = "auto"                  # auto, exact, nuts
     metrics = ["tpr", "tnr", "bm"]   # default: all
     hdi_prob = 0.95
+    # threshold = 0.5                # scores only: the confusion-matrix metrics' threshold,
+    # fpr_range = [0.0, 0.1]         #   the partial AUC's FPR range, the points of the ROC and
+    # grid_size = 201                #   PR grids and the reliability curve's bins
+    # n_bins = 10
 
     [outputs]
     tables = ["summary"]             # summary, informedness (binary only)
-    figures = ["forest"]             # forest, posterior
+    figures = ["forest"]             # forest, posterior; for scores also roc, pr, reliability,
+                                     #   delta_auc (default for scores: all that apply)
     figure_metrics = ["bm"]          # default: the options' metrics or a short list
     figure_format = "png"
 
@@ -83,11 +94,13 @@ from typing import Any
 import xarray as xr
 
 from bayescm.core.confusion import ConfusionMatrix
+from bayescm.core.scores import Scores
 from bayescm.core.validate import keyword_checked
 from bayescm.io.readers import read_matrix_csv, read_table_csv
 from bayescm.io.spec_parse import (
     FIGURES,
     OUTPUT_KEYS,
+    SCORE_FIGURES,
     TABLES,
     TOP_KEYS,
     SpecError,
@@ -99,6 +112,7 @@ from bayescm.io.spec_parse import (
     _parse_priors,
     _parse_simulate,
     _where,
+    check_scores_spec,
 )
 
 __all__ = ["AnalysisSpec", "SpecError", "load_spec", "parse_spec", "read_matrix_csv",
@@ -115,13 +129,15 @@ class AnalysisSpec:
     ----------
     name : str
         Used for the default output folder ``output/<name>/``.
-    data : ConfusionMatrix or dict of str -> ConfusionMatrix
-        One matrix, or a batch (fitted as one tree with a ``classifier`` dim).
+    data : ConfusionMatrix, dict of str -> ConfusionMatrix, or Scores
+        One matrix, a batch (fitted as one tree with a ``classifier`` dim), or labels and
+        scores (the Bayesian bootstrap of :func:`bayescm.models.scores.fit_scores`).
     priors : dict
         Keyword arguments of :func:`bayescm.fit`: ``prior``, ``prevalence``, ``tpr``, ``tnr``,
         ``rates`` (only those given).
     options : dict
-        ``draws, chains, random_seed, method, metrics, hdi_prob`` (only those given).
+        ``draws, chains, random_seed, method, metrics, hdi_prob`` and for scores
+        ``threshold, fpr_range, grid_size, n_bins`` (only those given).
     tables, figures : tuple of str
         Outputs to write besides the netCDF file.
     figure_metrics : tuple of str
@@ -142,7 +158,7 @@ class AnalysisSpec:
     """
 
     name: str
-    data: ConfusionMatrix | dict[str, ConfusionMatrix]
+    data: ConfusionMatrix | dict[str, ConfusionMatrix] | Scores
     priors: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     tables: tuple[str, ...] = ("summary",)
@@ -233,8 +249,12 @@ class AnalysisSpec:
         from bayescm.io.runner import write_outputs
 
         say = progress or (lambda message: None)
-        n = len(self.data) if isinstance(self.data, dict) else 1
-        say(f"fitting {self.name} ({n} matrix{'es' if n > 1 else ''})")
+        if isinstance(self.data, Scores):
+            say(f"fitting {self.name} ({self.data.n} scored items, "
+                f"{len(self.data.names)} classifier(s))")
+        else:
+            n = len(self.data) if isinstance(self.data, dict) else 1
+            say(f"fitting {self.name} ({n} matrix{'es' if n > 1 else ''})")
         idata = self.fit(draws=draws, chains=chains, random_seed=random_seed,
                          progressbar=progress is not None)
         if write:
@@ -335,28 +355,32 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
         raise SpecError(f"{where}give either [data] or [simulate], not both.")
     if "data" not in raw and "simulate" not in raw:
         raise SpecError(f"{where}missing [data] table: give tp/fn/tn/fp, counts, csv, table, "
-                        "dataset or [data.classifiers] (or simulate matrices with [simulate]).")
+                        "dataset, scores or [data.classifiers] (or simulate matrices with "
+                        "[simulate]).")
     base = source.parent if source is not None else Path.cwd()
-    data: ConfusionMatrix | dict[str, Any]
+    data: ConfusionMatrix | Scores | dict[str, Any]
     if "simulate" in raw:
         data = _parse_simulate(raw["simulate"], source)
     else:
         data = _parse_data(raw["data"], base, source)
     priors = _parse_priors(raw.get("priors", {}), source)
     options = _parse_options(raw.get("options", {}), source)
+    check_scores_spec(data, priors, options, source)
     outputs = raw.get("outputs", {})
     _check_keys(outputs, OUTPUT_KEYS, "outputs", source)
     tables = _names(outputs.get("tables", ["summary"]), TABLES, "outputs.tables", source)
-    figures = _names(outputs.get("figures", ["forest"]), FIGURES, "outputs.figures", source)
+    figures = _names(outputs.get("figures", _default_figures(data)), FIGURES, "outputs.figures",
+                     source)
+    _check_figures(data, figures, source)
     fig_metrics = _names(outputs.get("figure_metrics", []), None, "outputs.figure_metrics",
                          source)
     fmt = outputs.get("figure_format", "png")
     if fmt not in ("png", "pdf", "svg"):
         raise SpecError(f"{where}outputs.figure_format must be png, pdf or svg, got {fmt!r}.")
     first = next(iter(data.values())) if isinstance(data, dict) else data
-    is_binary = first.is_binary
+    is_binary = isinstance(first, Scores) or first.is_binary
     _check_metrics(first, options.get("metrics"), "options.metrics", source)
-    _check_metrics(first, fig_metrics or None, "outputs.figure_metrics", source)
+    _check_metrics(first, fig_metrics or None, "outputs.figure_metrics", source, fitted=False)
     if "informedness" in tables and not is_binary:
         raise SpecError(f"{where}outputs.tables: 'informedness' needs binary matrices.")
     return AnalysisSpec(name=spec_name, data=data, priors=priors, options=options, tables=tables,
@@ -364,3 +388,19 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
                         description=description, source=source)
 
 
+def _default_figures(data: Any) -> list[str]:
+    """A forest of matrices; the ROC, PR and reliability curves (and ΔAUC) of scores."""
+    if not isinstance(data, Scores):
+        return ["forest"]
+    return ["roc", "pr", "reliability", *(["delta_auc"] if len(data.names) > 1 else [])]
+
+
+def _check_figures(data: Any, figures: tuple[str, ...], source: Path | None) -> None:
+    where = _where(source)
+    curves = [f for f in figures if f in SCORE_FIGURES]
+    if curves and not isinstance(data, Scores):
+        raise SpecError(f"{where}outputs.figures: {curves[0]!r} draws scores ([data] scores = "
+                        "...); confusion matrices have forest and posterior.")
+    if "delta_auc" in figures and isinstance(data, Scores) and len(data.names) < 2:
+        raise SpecError(f"{where}outputs.figures: 'delta_auc' compares two classifiers; the "
+                        "data have one score column.")

@@ -7,13 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from bayescm.core.confusion import ConfusionMatrix
+from bayescm.core.scores import Scores
 from bayescm.core.streams import generator
 from bayescm.io.readers import CELL_KEYS, read_matrix_csv, read_table_csv
 from bayescm.priors import from_dict
 
 TOP_KEYS = ("name", "description", "data", "simulate", "priors", "options", "outputs")
 SIMULATE_KEYS = ("n", "prevalence", "tpr", "tnr", "size", "seed")
-DATA_FORMS = ("tp", "counts", "csv", "table", "classifiers", "dataset")
+DATA_FORMS = ("tp", "counts", "csv", "table", "classifiers", "dataset", "scores")
 DATA_KEYS = {
     "tp": CELL_KEYS + ("labels",),
     "counts": ("counts", "labels", "positive", "ordered"),
@@ -21,12 +22,19 @@ DATA_KEYS = {
     "table": ("table", "id_column"),
     "classifiers": ("classifiers", "labels"),
     "dataset": ("dataset",),
+    "scores": ("scores", "label", "score", "positive", "y_true"),
 }
 PRIOR_KEYS = ("default", "prevalence", "tpr", "tnr", "rates")
-OPTION_KEYS = ("draws", "chains", "seed", "method", "metrics", "hdi_prob")
+OPTION_KEYS = ("draws", "chains", "seed", "method", "metrics", "hdi_prob", "threshold",
+               "fpr_range", "grid_size", "n_bins")
+SCORE_OPTIONS = ("threshold", "fpr_range", "grid_size", "n_bins")
+"""Options of scores only (:func:`bayescm.models.scores.fit_scores`)."""
 OUTPUT_KEYS = ("tables", "figures", "figure_metrics", "figure_format")
 TABLES = ("summary", "informedness")
-FIGURES = ("forest", "posterior")
+SCORE_FIGURES = ("roc", "pr", "reliability", "delta_auc")
+"""Figures of scores only (:mod:`bayescm.plots`: plot_roc, plot_pr, plot_reliability,
+plot_delta_auc)."""
+FIGURES = ("forest", "posterior", *SCORE_FIGURES)
 
 
 class SpecError(ValueError):
@@ -78,15 +86,18 @@ def parse_prior(value: Any, parameter: str) -> Any:
     return from_dict(value, parameter=parameter)
 
 
-def _check_metrics(cm: ConfusionMatrix, names: Any, key: str, source: Any) -> None:
+def _check_metrics(cm: ConfusionMatrix | Scores, names: Any, key: str, source: Any,
+                   fitted: bool = True) -> None:
+    """Names of metrics the data's kind computes (of scores: ``fitted`` -> at the threshold)."""
     if not names:
         return
-    from bayescm.metrics.base import resolve_metrics
-    from bayescm.models.build import model_kind
+    from bayescm.metrics.base import BINARY_METRICS, resolve_metrics
+    from bayescm.models import registry
 
-    kind = model_kind(cm)
+    kind = registry.for_data(cm)
+    catalogue = BINARY_METRICS if isinstance(cm, Scores) and fitted else kind.catalogue
     try:
-        resolve_metrics(list(names), kind.catalogue, kind.name)
+        resolve_metrics(list(names), catalogue, kind.name)
     except (ValueError, TypeError) as err:
         raise SpecError(f"{_where(source)}{key}: {err}") from None
 
@@ -105,7 +116,8 @@ def _names(value: Any, allowed: tuple[str, ...] | None, key: str, source: Any
     return tuple(value)
 
 
-def _parse_data(data: Any, base: Path, source: Any) -> ConfusionMatrix | dict[str, Any]:
+def _parse_data(data: Any, base: Path, source: Any
+                ) -> ConfusionMatrix | Scores | dict[str, Any]:
     where = _where(source)
     if not isinstance(data, Mapping):
         raise SpecError(f"{where}[data] must be a table.")
@@ -115,7 +127,7 @@ def _parse_data(data: Any, base: Path, source: Any) -> ConfusionMatrix | dict[st
             forms = ["tp"]
         else:
             raise SpecError(f"{where}[data] has no data: give tp/fn/tn/fp, counts, csv, table, "
-                            "dataset or [data.classifiers].")
+                            "dataset, scores or [data.classifiers].")
     if len(forms) > 1:
         raise SpecError(f"{where}[data] gives both {forms[0]!r} and {forms[1]!r}; use one form.")
     form = forms[0]
@@ -142,11 +154,9 @@ def _parse_data(data: Any, base: Path, source: Any) -> ConfusionMatrix | dict[st
             if not isinstance(data["dataset"], str):
                 raise SpecError(f"{where}[data] dataset must be the name of a packaged data "
                                 f"set ({', '.join(datasets.DATASETS)}).")
-            loaded = datasets.load(data["dataset"])
-            if not isinstance(loaded, (ConfusionMatrix, dict)):
-                raise SpecError(f"{where}[data] dataset {data['dataset']!r} holds scores, not "
-                                "confusion matrices; this spec form analyses matrices.")
-            return loaded
+            return datasets.load(data["dataset"])  # matrices, a batch, or scores
+        if form == "scores":
+            return _parse_scores(data, base, source)
         if form == "table":
             id_column = data.get("id_column", "id")
             return read_table_csv(_data_path(data["table"], base, "table", source), id_column)
@@ -168,6 +178,56 @@ def _parse_data(data: Any, base: Path, source: Any) -> ConfusionMatrix | dict[st
         raise
     except (ValueError, TypeError) as err:
         raise SpecError(f"{where}[data]: {err}") from None
+
+
+def _parse_scores(data: Mapping[str, Any], base: Path, source: Any) -> Scores:
+    """Scores from a CSV file (``scores = "file.csv"``, ``label``, ``score``) or inline."""
+    where = _where(source)
+    value = data["scores"]
+    positive = data.get("positive")
+    if isinstance(value, str):
+        if "y_true" in data:
+            raise SpecError(f"{where}[data] y_true goes with inline scores; a CSV file names its "
+                            "label column: label = \"COLUMN\".")
+        if not isinstance(data.get("label"), str) or "score" not in data:
+            raise SpecError(f"{where}[data] scores = {value!r} (a CSV file) needs label = "
+                            "\"COLUMN\" and score = [\"COLUMN\", ...].")
+        columns = _names(data["score"], None, "[data] score", source)
+        if not columns:
+            raise SpecError(f"{where}[data] score must name at least one column.")
+        return Scores.from_csv(_data_path(value, base, "scores", source), label=data["label"],
+                               score=list(columns),
+                               positive=None if positive is None else str(positive))
+    if "label" in data or "score" in data:
+        raise SpecError(f"{where}[data] label and score name the columns of a CSV file (scores "
+                        "= \"file.csv\"); inline scores take y_true = [...] and scores = [...] "
+                        "or a table of name = [...].")
+    if "y_true" not in data:
+        raise SpecError(f"{where}[data] inline scores need y_true = [...], the true label of "
+                        "each item.")
+    if not isinstance(value, (list, Mapping)):
+        raise SpecError(f"{where}[data] scores must be a CSV file, a list of numbers or a table "
+                        f"of name = [numbers], got {value!r}.")
+    return Scores(data["y_true"], dict(value) if isinstance(value, Mapping) else value,
+                  positive=positive)
+
+
+def check_scores_spec(data: Any, priors: Mapping[str, Any], options: Mapping[str, Any],
+                      source: Any) -> None:
+    """Priors, methods and options that do not apply to the data (scores or matrices)."""
+    where = _where(source)
+    if not isinstance(data, Scores):
+        given = [k for k in SCORE_OPTIONS if k in options]
+        if given:
+            raise SpecError(f"{where}options.{given[0]} applies to scores ([data] scores = ... "
+                            "or a scores data set); drop it for confusion matrices.")
+        return
+    if priors:
+        raise SpecError(f"{where}[priors] does not apply to scores: they are analysed with the "
+                        "Bayesian bootstrap (flat Dirichlet weights over the items); drop it.")
+    if options.get("method", "auto") not in ("auto", "exact"):
+        raise SpecError(f"{where}options.method of scores is 'auto' (the exact bootstrap), got "
+                        f"{options['method']!r}.")
 
 
 def _parse_simulate(table: Any, source: Any) -> dict[str, ConfusionMatrix]:
@@ -254,6 +314,27 @@ def _parse_options(options: Any, source: Any) -> dict[str, Any]:
         out["method"] = options["method"]
     if "metrics" in options:
         out["metrics"] = list(_names(options["metrics"], None, "options.metrics", source))
+    if "threshold" in options:
+        if isinstance(options["threshold"], bool) or not isinstance(options["threshold"],
+                                                                     (int, float)):
+            raise SpecError(f"{where}options.threshold must be a number, got "
+                            f"{options['threshold']!r}.")
+        out["threshold"] = float(options["threshold"])
+    for key, low in (("grid_size", 2), ("n_bins", 1)):
+        if key in options:
+            value = options[key]
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise SpecError(f"{where}options.{key} must be a whole number >= {low}, got "
+                                f"{value!r}.")
+            out[key] = value
+    if "fpr_range" in options:
+        pair = options["fpr_range"]
+        if (not isinstance(pair, list) or len(pair) != 2 or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1
+                for v in pair) or not pair[0] < pair[1]):
+            raise SpecError(f"{where}options.fpr_range must be [low, high] with 0 <= low < "
+                            f"high <= 1, got {pair!r}.")
+        out["fpr_range"] = (float(pair[0]), float(pair[1]))
     if "hdi_prob" in options:
         prob = options["hdi_prob"]
         if isinstance(prob, bool) or not isinstance(prob, (int, float)) or not 0 < prob < 1:
