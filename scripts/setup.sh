@@ -55,4 +55,8 @@ case "$extra" in
         fi
         quiet_pip -e ".[$extra]" ;;
 esac
+# an editable install writes no bytecode, and PYTHONDONTWRITEBYTECODE (set on some machines)
+# stops Python writing it at import: compile once, as installing a wheel does (stale files are
+# ignored after an edit)
+"$py" -m compileall -q bayescm >/dev/null
 echo "setup: bayescm installed in .venv ($("$py" -c 'import bayescm; print(bayescm.__version__)'))"
