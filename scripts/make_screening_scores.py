@@ -9,7 +9,8 @@ scores read it with independent noise, the established score with more (``s = t 
 the new one (``s = t + 0.45 e2``), so the two are correlated, as scores of one person are. Each
 score is turned into a probability: the established one by its exact posterior probability of
 disease (calibrated), rounded to 2 decimals (ties, as published scores have); the new one
-over-confident (its log-odds 1.6 times too large), rounded to 3 decimals. True AUCs
+over-confident (its log-odds 1.6 times too large), rounded to 3 decimals; neither is ever
+exactly 0 or 1 (clipped to the smallest displayed value). True AUCs
 ``Phi(1.5 / sqrt(2 * v))`` with ``v`` the score's variance within a class: 0.796 (established)
 and 0.833 (new); the true difference 0.037. The seed is the first of 1, 2, 3, ... whose
 observed AUCs lie within one standard error of the truth, so that a teaching example is not
@@ -47,10 +48,11 @@ def main() -> None:
         s = severity + noise * rng.normal(size=N)
         var = 1 + noise**2  # posterior log-odds of disease given s (equal-variance binormal)
         log_odds = logit(PREVALENCE) + (SHIFT * s - SHIFT**2 / 2) / var
+        # displayed as a risk calculator would: rounded, and never exactly 0 or 1
         if name == "score_standard":
-            columns[name] = np.round(expit(log_odds), 2)
+            columns[name] = np.clip(np.round(expit(log_odds), 2), 0.01, 0.99)
         else:
-            columns[name] = np.round(expit(1.6 * log_odds), 3)
+            columns[name] = np.clip(np.round(expit(1.6 * log_odds), 3), 0.001, 0.999)
     with OUT.open("w", newline="", encoding="ascii") as fh:
         writer = csv.writer(fh)
         writer.writerow(["person", "disease", *NOISE])
