@@ -41,6 +41,7 @@ _LAZY = {"frequentist": "bayescm.analyses.frequentist", "plots": "bayescm.plots"
 
 _LAZY_NAMES = {
     "summarize_batch": "bayescm.analyses.batch",
+    "curve_bands": "bayescm.analyses.curves",
     "prior_sensitivity": "bayescm.analyses.sensitivity",
     "leaderboard": "bayescm.comparisons.leaderboard",
     "prob_superior": "bayescm.comparisons.superiority",
@@ -86,6 +87,7 @@ __all__ = [
     "compare_paired",
     "compare_paired_counts",
     "comparison_table",
+    "curve_bands",
     "datasets",
     "diagnostics",
     "fit",
