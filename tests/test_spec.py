@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -179,6 +180,15 @@ CELLS = {"tp": 1, "fn": 1, "tn": 1, "fp": 1}
         ({"data": SCORES, "priors": {"tpr": "jeffreys"}}, "Bayesian bootstrap"),
         ({"data": SCORES, "options": {"method": "nuts"}}, "options.method of scores"),
         ({"data": SCORES, "options": {"fpr_range": [0.3, 0.1]}}, "fpr_range"),
+        ({"data": SCORES, "options": {"method": "binormal"}, "priors": {"alpha_pos": {
+            "dist": "LogNormal", "mu": 0, "sigma": 1}}}, r"unknown key 'alpha_pos' in \[priors\]"),
+        ({"data": SCORES, "options": {"method": "bibeta"}, "priors": {"alpha_pos": 2.0}},
+         "give a table such as"),
+        ({"data": SCORES, "options": {"method": "binormal"}, "priors": {"mu_pos": {
+            "dist": "Normal", "mu": 0, "sigma": -1}}}, "sigma must be > 0"),
+        ({"data": SCORES, "options": {"method": "binormal"},
+          "outputs": {"figures": ["reliability"]}}, "needs the bootstrap"),
+        ({"data": CELLS, "options": {"method": "bibeta"}}, "models scores"),
         ({"data": SCORES, "options": {"grid_size": 1}}, "grid_size"),
         ({"data": SCORES, "options": {"threshold": "high"}}, "threshold must be a number"),
         ({"data": SCORES, "options": {"metrics": ["auc"]}}, "auc"),
@@ -203,3 +213,25 @@ def test_scores_spec_summary_and_forest(tmp_path):
     assert {"auc[score_new]", "tpr[score_standard]"} <= set(table.index)
     assert (tmp_path / "informedness.csv").is_file() and (tmp_path / "forest.png").is_file()
 
+
+
+def test_parametric_scores_spec_passes_its_priors(tmp_path):
+    """A binormal spec's [priors] reach the PyMC model (the stored priors name them)."""
+    import json
+    import warnings
+
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(40, int), np.zeros(60, int)]
+    spec = parse_spec({"data": {"y_true": y.tolist(),
+                                "scores": (rng.normal(size=100) + y).tolist()},
+                       "options": {"method": "binormal", "draws": 100, "chains": 2, "seed": 1},
+                       "priors": {"mu_pos": {"dist": "Normal", "mu": 3.0, "sigma": 0.01},
+                                  "prevalence": {"fixed": 0.4}}}, name="bn")
+    assert spec.figures == ("roc", "pr")  # no reliability curve for a parametric fit
+    with warnings.catch_warnings():  # 2 x 100 draws: convergence warnings are expected
+        warnings.simplefilter("ignore")
+        idata = spec.fit()
+    stored = json.loads(idata.attrs["priors"])
+    assert stored["mu_pos"]["mu"] == 3.0
+    assert abs(float(idata["posterior"]["mu_pos"].mean()) - 3.0) < 0.05  # the tight prior wins
+    assert np.all(idata["posterior"]["prevalence"].values == 0.4)

@@ -42,6 +42,7 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     # seed = 7                       #   seed of the simulation (not of the fit)
 
     [priors]                         # default (all parameters), prevalence, tpr, tnr, rates
+                                     #   (scores with method binormal / bibeta: mu_pos, ...)
     default = "laplace"              # a name: laplace, jeffreys, haldane (uniform, bayes)
     prevalence = {fixed = 0.5}       # a fixed value (a vector for multiclass)
     tpr = {mean = 0.9, concentration = 20}
@@ -53,7 +54,7 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     draws = 5000
     chains = 4
     seed = 1
-    method = "auto"                  # auto, exact, nuts
+    method = "auto"                  # auto, exact, nuts (scores: auto, binormal, bibeta)
     metrics = ["tpr", "tnr", "bm"]   # default: all
     hdi_prob = 0.95
     # threshold = 0.5                # scores only: the confusion-matrix metrics' threshold,
@@ -363,15 +364,20 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
         data = _parse_simulate(raw["simulate"], source)
     else:
         data = _parse_data(raw["data"], base, source)
-    priors = _parse_priors(raw.get("priors", {}), source)
     options = _parse_options(raw.get("options", {}), source)
+    priors = _parse_priors(raw.get("priors", {}), source, data, options.get("method", "auto"))
     check_scores_spec(data, priors, options, source)
     outputs = raw.get("outputs", {})
     _check_keys(outputs, OUTPUT_KEYS, "outputs", source)
     tables = _names(outputs.get("tables", ["summary"]), TABLES, "outputs.tables", source)
-    figures = _names(outputs.get("figures", _default_figures(data)), FIGURES, "outputs.figures",
-                     source)
+    method = options.get("method", "auto")
+    figures = _names(outputs.get("figures", _default_figures(data, method)), FIGURES,
+                     "outputs.figures", source)
     _check_figures(data, figures, source)
+    if "reliability" in figures and method in ("binormal", "bibeta"):
+        raise SpecError(f"{where}outputs.figures: 'reliability' needs the bootstrap of scores "
+                        f"(a {method} fit models the scores' distributions, not their "
+                        "calibration).")
     fig_metrics = _names(outputs.get("figure_metrics", []), None, "outputs.figure_metrics",
                          source)
     fmt = outputs.get("figure_format", "png")
@@ -388,11 +394,12 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
                         description=description, source=source)
 
 
-def _default_figures(data: Any) -> list[str]:
+def _default_figures(data: Any, method: str = "auto") -> list[str]:
     """A forest of matrices; the ROC, PR and reliability curves (and ΔAUC) of scores."""
     if not isinstance(data, Scores):
         return ["forest"]
-    return ["roc", "pr", "reliability", *(["delta_auc"] if len(data.names) > 1 else [])]
+    calibration = ["reliability"] if method not in ("binormal", "bibeta") else []
+    return ["roc", "pr", *calibration, *(["delta_auc"] if len(data.names) > 1 else [])]
 
 
 def _check_figures(data: Any, figures: tuple[str, ...], source: Path | None) -> None:

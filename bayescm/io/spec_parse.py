@@ -28,6 +28,7 @@ PRIOR_KEYS = ("default", "prevalence", "tpr", "tnr", "rates")
 OPTION_KEYS = ("draws", "chains", "seed", "method", "metrics", "hdi_prob", "threshold",
                "fpr_range", "grid_size", "n_bins")
 SCORE_OPTIONS = ("threshold", "fpr_range", "grid_size", "n_bins")
+SCORE_METHODS = ("auto", "exact", "binormal", "bibeta")
 """Options of scores only (:func:`bayescm.models.scores.fit_scores`)."""
 OUTPUT_KEYS = ("tables", "figures", "figure_metrics", "figure_format")
 TABLES = ("summary", "informedness")
@@ -221,13 +222,13 @@ def check_scores_spec(data: Any, priors: Mapping[str, Any], options: Mapping[str
         if given:
             raise SpecError(f"{where}options.{given[0]} applies to scores ([data] scores = ... "
                             "or a scores data set); drop it for confusion matrices.")
+        if options.get("method") in ("binormal", "bibeta"):
+            raise SpecError(f"{where}options.method = {options['method']!r} models scores; "
+                            "matrices take auto, exact or nuts.")
         return
-    if priors:
-        raise SpecError(f"{where}[priors] does not apply to scores: they are analysed with the "
-                        "Bayesian bootstrap (flat Dirichlet weights over the items); drop it.")
-    if options.get("method", "auto") not in ("auto", "exact"):
-        raise SpecError(f"{where}options.method of scores is 'auto' (the exact bootstrap), got "
-                        f"{options['method']!r}.")
+    if options.get("method", "auto") not in SCORE_METHODS:
+        raise SpecError(f"{where}options.method of scores is 'auto' (the exact bootstrap), "
+                        f"'binormal' or 'bibeta' (parametric, NUTS), got {options['method']!r}.")
 
 
 def _parse_simulate(table: Any, source: Any) -> dict[str, ConfusionMatrix]:
@@ -283,7 +284,10 @@ def _data_path(value: Any, base: Path, key: str, source: Any) -> Path:
     return path
 
 
-def _parse_priors(priors: Any, source: Any) -> dict[str, Any]:
+def _parse_priors(priors: Any, source: Any, data: Any = None,
+                  method: str = "auto") -> dict[str, Any]:
+    if isinstance(data, Scores):
+        return _parse_score_priors(priors, source, method)
     _check_keys(priors, PRIOR_KEYS, "priors", source)
     out = {}
     for key, value in priors.items():
@@ -293,6 +297,38 @@ def _parse_priors(priors: Any, source: Any) -> dict[str, Any]:
             raise SpecError(f"{_where(source)}[priors] {key}: {err}") from None
         out["prior" if key == "default" else key] = parsed
     return out
+
+
+def _parse_score_priors(priors: Any, source: Any, method: str) -> dict[str, Any]:
+    """``[priors]`` of a parametric scores fit, as ``fit(..., priors={...})``.
+
+    Keyed by the method's parameters (``mu_pos``, ``sigma_pos``, ... or ``alpha_pos``, ...):
+    tables ``{dist = "Normal", mu = 0, sigma = 1}``, ``HalfNormal`` or ``LogNormal``; the
+    ``prevalence`` as in matrix specs. The bootstrap has no priors.
+    """
+    from bayescm.models.roc_parametric_priors import PARAMETERS, prior_from_dict
+
+    where = _where(source)
+    if not priors:
+        return {}
+    if method not in PARAMETERS:
+        raise SpecError(f"{where}[priors] does not apply to the Bayesian bootstrap of scores (flat "
+                        "Dirichlet weights over the items): drop it, or set options.method = "
+                        "'binormal' or 'bibeta' and key the priors by their parameters.")
+    _check_keys(priors, PARAMETERS[method], "priors", source)
+    out = {}
+    for key, value in priors.items():
+        try:
+            if key == "prevalence":
+                out[key] = parse_prior(value, key)
+            elif isinstance(value, Mapping):
+                out[key] = prior_from_dict(value)
+            else:
+                raise TypeError(f"give a table such as {{dist = \"Normal\", mu = 0, sigma = 1}} "
+                                f"(Normal, HalfNormal or LogNormal), got {value!r}.")
+        except (ValueError, TypeError) as err:
+            raise SpecError(f"{where}[priors] {key}: {err}") from None
+    return {"priors": out}
 
 
 def _parse_options(options: Any, source: Any) -> dict[str, Any]:
@@ -308,8 +344,9 @@ def _parse_options(options: Any, source: Any) -> dict[str, Any]:
                                 f"{value!r}.")
             out["random_seed" if key == "seed" else key] = value
     if "method" in options:
-        if options["method"] not in ("auto", "exact", "nuts"):
-            raise SpecError(f"{where}options.method must be auto, exact or nuts, got "
+        if options["method"] not in ("auto", "exact", "nuts", "binormal", "bibeta"):
+            raise SpecError(f"{where}options.method must be auto, exact or nuts (binormal or "
+                            "bibeta for scores), got "
                             f"{options['method']!r}.")
         out["method"] = options["method"]
     if "metrics" in options:
