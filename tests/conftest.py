@@ -47,3 +47,25 @@ def table_s1() -> dict[str, dict[str, int]]:
 
 def rng(seed: int = 0) -> np.random.Generator:
     return np.random.default_rng(seed)
+
+
+@pytest.fixture(scope="session")
+def small_hierarchical():
+    """One short hierarchical fit shared by the fast tests (NUTS compiles once per session).
+
+    Five AUDIT-C studies plus a tiny and an empty study (both prior-dominated), 2 x 200 draws
+    after 300 tuning steps: enough to check shapes, flags and identities, not for inference.
+    """
+    import warnings
+
+    from bayescm.io import datasets
+
+    labels = ("unhealthy use", "no unhealthy use")
+    studies = dict(list(datasets.load("auditc").items())[:5])
+    studies["tiny"] = bcm.ConfusionMatrix.from_counts(tp=2, fn=0, fp=1, tn=3, labels=labels)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        studies["empty"] = bcm.ConfusionMatrix.from_counts(tp=0, fn=0, fp=0, tn=0,
+                                                           labels=labels)
+        return bcm.fit(studies, model="hierarchical", group="study", random_seed=1, draws=200,
+                       tune=300, chains=2)

@@ -88,3 +88,121 @@ def test_one_site_with_tiny_scales_agrees_with_the_plain_fit():
         a = float(pooled["posterior"][m].mean())
         b = float(plain["posterior"][m].mean())
         assert a == pytest.approx(b, abs=0.01), m
+
+
+def test_pooling_weights_closed_form():
+    from bayescm.models.hierarchical_fit import pooling_weights
+
+    n, p, sd = np.array([0, 10, 1000]), np.array([0.9, 0.5, 0.7]), 0.8
+    expected = 1 / (1 + n * p * (1 - p) * sd ** 2)
+    np.testing.assert_allclose(pooling_weights(n, p, sd), expected)
+    assert pooling_weights(np.array([0]), np.array([0.5]), 2.0)[0] == 1.0  # empty: all pooled
+
+
+def test_e_bfmi_of_a_random_walk_is_low():
+    from bayescm.models.hierarchical_fit import e_bfmi
+
+    rng = np.random.default_rng(1)
+    walk = np.cumsum(rng.normal(size=(2, 2000)), axis=1)  # energy that barely moves per step
+    assert np.all(e_bfmi(walk) < 0.3)
+    assert np.all(e_bfmi(rng.normal(size=(2, 2000))) > 1.5)  # independent draws: about 2
+
+
+def test_tree_flags_small_groups_and_carries_diagnostics(small_hierarchical):
+    idata = small_hierarchical
+    info = idata["group_info"]
+    assert info["prior_dominated"].sel(study="empty") and info["prior_dominated"].sel(
+        study="tiny")
+    assert not info["prior_dominated"].sel(study="2")  # 177 positives, 1815 negatives
+    assert float(info["pooling"].sel(study="empty").min()) == 1.0
+    assert info["n_positive"].sel(study="2") == 177
+    diag = idata["diagnostics"]
+    assert list(diag["diagnostic"].values) == ["r_hat", "ess_bulk", "ess_tail"]
+    assert diag["e_bfmi"].dims == ("chain",) and np.all(diag["e_bfmi"] > 0)
+    assert "diverging" in idata["sample_stats"]
+    from bayescm.models.hierarchical_fit import DEFAULT_TARGET_ACCEPT
+
+    sampler = idata.attrs["nuts_sampler"]  # nutpie when installed (the test extra has it)
+    assert idata.attrs["target_accept"] == DEFAULT_TARGET_ACCEPT[sampler]
+    # the empty study's rates are the population's: as wide as a new study's
+    post = idata["posterior"]
+    assert float(post["tpr"].sel(study="empty").std()) == pytest.approx(
+        float(post["tpr_new"].std()), rel=0.25)
+
+
+def test_new_group_ppv_at_a_deployment_prevalence(small_hierarchical):
+    deployed = bcm.with_prevalence(small_hierarchical, 0.02)
+    post = deployed["posterior"]
+    tpr, tnr = post["tpr_new"], post["tnr_new"]
+    bayes = 0.02 * tpr / (0.02 * tpr + 0.98 * (1 - tnr))  # Bayes' rule, draw by draw
+    np.testing.assert_allclose(post["ppv_new"].values, bayes.values, rtol=1e-12)
+    np.testing.assert_allclose(post["tpr"].values,
+                               small_hierarchical["posterior"]["tpr"].values)
+    assert post["ppv"].dims == ("chain", "draw", "study") and "npv_mean" in post
+    assert deployed.attrs["group"] == "study"
+    assert bcm.summary(deployed, var_names=["ppv_new"]).loc["ppv_new", "mean"] < 0.3
+    drawn = bcm.with_prevalence(small_hierarchical, bcm.Beta(2, 98), random_seed=3)
+    assert float(drawn["posterior"]["prevalence"].std()) > 0
+    assert not np.shares_memory(drawn["posterior"]["tpr"].values,
+                                small_hierarchical["posterior"]["tpr"].values)
+    with pytest.raises(ValueError, match="prevalence"):
+        bcm.with_prevalence(small_hierarchical, 1.5)
+
+
+def test_group_name_must_not_clash():
+    mats = sites(3, seed=1)
+    with pytest.raises(ValueError, match="another dim or variable"):
+        bcm.fit(mats, model="hierarchical", group="rate", draws=10, tune=10, chains=1)
+    with pytest.raises(ValueError, match="group='name'"):
+        bcm.fit(mats, model="hierarchical", group="two words")
+
+
+# mada's bivariate (Reitsma) REML fit of the same 14 AUDIT-C studies, as printed in the
+# package's vignette (mada 0.5.12): sensitivity 0.891 [0.808, 0.941], false-positive rate
+# 0.220 [0.167, 0.285], between-study SDs of logit sensitivity 1.175 and of logit FPR 0.638,
+# correlation of logit sensitivity and logit FPR 0.854.
+MADA_AUDITC = {"tpr": (0.891, 0.808, 0.941), "tnr": (0.780, 0.715, 0.833),
+               "sd_tpr": 1.175, "sd_tnr": 0.638, "corr": -0.854}
+
+
+@pytest.mark.slow
+def test_auditc_agrees_with_the_published_bivariate_meta_analysis():
+    """AUDIT-C (Kriston et al. 2008) against mada's REML fit: where and why they differ.
+
+    mada adds 0.5 to every cell and fits normal approximations of the logits; the
+    binomial-normal model uses the counts. They agree on specificity and its heterogeneity.
+    Two studies have no false negatives (68/68 and 752/752): with the correction mada pulls
+    their sensitivities down to about 0.99, with exact binomials their logits may be far
+    higher, so the between-study SD of logit sensitivity comes out larger, the pooled
+    sensitivity a little higher, and its interval wider. Chu & Cole (2006) report the same
+    direction for the binomial model.
+    """
+    from bayescm.io import datasets
+
+    idata = bcm.fit(datasets.load("auditc"), model="hierarchical", group="study",
+                    random_seed=1, cores=1)
+    assert int(idata["sample_stats"]["diverging"].sum()) == 0
+    table = bcm.summary(idata, var_names=["tpr_mean", "tnr_mean", "sd_logit_tpr",
+                                          "sd_logit_tnr", "corr_logit"])
+    spec, spec_lo, spec_hi = MADA_AUDITC["tnr"]
+    assert table.loc["tnr_mean", "mean"] == pytest.approx(spec, abs=0.015)
+    assert table.loc["tnr_mean", "hdi_lower"] == pytest.approx(spec_lo, abs=0.02)
+    assert table.loc["tnr_mean", "hdi_upper"] == pytest.approx(spec_hi, abs=0.02)
+    assert table.loc["sd_logit_tnr", "mean"] == pytest.approx(MADA_AUDITC["sd_tnr"], abs=0.1)
+    sens = MADA_AUDITC["tpr"][0]
+    assert sens < table.loc["tpr_mean", "mean"] < sens + 0.04  # higher, as explained above
+    assert table.loc["tpr_mean", "hdi_lower"] < sens < table.loc["tpr_mean", "hdi_upper"]
+    assert table.loc["sd_logit_tpr", "hdi_lower"] < MADA_AUDITC["sd_tpr"] < table.loc[
+        "sd_logit_tpr", "mean"]
+    assert table.loc["corr_logit", "hdi_lower"] < MADA_AUDITC["corr"] < table.loc[
+        "corr_logit", "hdi_upper"]
+    assert table["r_hat"].max() < 1.01
+
+
+@pytest.mark.slow
+def test_shipped_example_has_no_divergences():
+    from bayescm.models.hierarchical import HierarchicalModel
+
+    idata = HierarchicalModel.example()
+    assert int(idata["sample_stats"]["diverging"].sum()) == 0
+    assert float(idata["diagnostics"]["e_bfmi"].min()) > 0.3

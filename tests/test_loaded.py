@@ -69,7 +69,8 @@ def test_missing_groups_and_foreign_trees(saved):
 def test_analyses_name_the_kind_they_need():
     paired = bcm.compare_paired([1, 0, 1, 1, 0], [1, 0, 0, 1, 0], [1, 1, 1, 1, 0], positive=1,
                                 draws=50, random_seed=0)
-    with pytest.raises(ValueError, match=r"needs a binary or multiclass fit.*paired comparison"):
+    with pytest.raises(ValueError, match=r"needs a binary, hierarchical or multiclass fit.*"
+                                         r"paired comparison"):
         bcm.with_prevalence(paired, 0.1)
     with pytest.raises(ValueError, match="paired comparison"):
         bcm.posterior_predictive(paired)

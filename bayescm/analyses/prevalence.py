@@ -22,6 +22,7 @@ from bayescm.core.exact import draw_beta, draw_dirichlet
 from bayescm.core.streams import generator
 from bayescm.core.validate import keyword_checked
 from bayescm.metrics.base import Metric
+from bayescm.models import registry
 from bayescm.models.context import FitContext, assemble
 from bayescm.models.pipeline import DIAGNOSTIC_METHODS, diagnostic_variables, sample_array
 from bayescm.priors import Beta, Dirichlet, Fixed, prior_to_dict, resolve_prior
@@ -239,6 +240,16 @@ def with_prevalence(
     >>> round(float(deployed["posterior"]["ppv"].mean()), 2)
     0.08
     """
+    kind = registry.kind_of(idata, "with_prevalence",
+                            remedy="Use the fit of one classifier's matrix instead.")
+    if kind.pooled_groups:  # per-group, pooled and new-group rates
+        from bayescm.analyses.prevalence_groups import groups_with_prevalence
+
+        rng, _ = generator(random_seed)
+        return groups_with_prevalence(idata, _Deployment(prevalence, kind), rng,
+                                      None if metrics is None else list(
+                                          [metrics] if isinstance(metrics, (str, Metric))
+                                          else metrics))
     ctx = FitContext.from_tree(idata, "with_prevalence", metrics,
                                remedy="Use the fit of one classifier's matrix instead.")
     kind = ctx.kind

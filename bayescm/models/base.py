@@ -114,6 +114,9 @@ class ModelKind(ABC):
     """What custom metrics take: ``"binary"`` (cells tp, fn, fp, tn) or ``"multiclass"`` (theta)."""
     analyses: ClassVar[frozenset[str]] = frozenset(ANALYSES)
     catalogue: dict[str, Metric]
+    pooled_groups: ClassVar[bool] = False
+    """Whether results hold several partially pooled groups (per-group, pooled and new-group
+    rates); analyses that exchange parameters treat those rows together."""
     scale_free: ClassVar[bool] = False
     """Whether every metric is invariant to the scale of theta (then counts can be used)."""
 

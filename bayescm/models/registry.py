@@ -119,7 +119,7 @@ def require(kind: ModelKind, analysis: str, remedy: str = "") -> None:
     ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: with_prevalence needs a binary or multiclass fit; this is a paired ...
+    ValueError: with_prevalence needs a binary, hierarchical or multiclass fit; this is a ...
     """
     if analysis in kind.analyses:
         return
@@ -134,7 +134,7 @@ def require(kind: ModelKind, analysis: str, remedy: str = "") -> None:
 def kinds_supporting(analysis: str) -> list[str]:
     """Keys of the kinds whose results an analysis applies to."""
     _load_built_in()
-    return [k for k, cls in _KINDS.items() if analysis in cls.analyses]
+    return sorted(k for k, cls in _KINDS.items() if analysis in cls.analyses)
 
 
 def for_data(data: Any, model: str = "auto") -> ModelKind:

@@ -1,0 +1,279 @@
+"""Sampling the hierarchical model and assembling its result tree, with the diagnostics people see.
+
+:func:`fit_hierarchical` runs NUTS on the model of
+:func:`~bayescm.models.hierarchical_build.build_hierarchical_model` (nutpie when it is
+installed, else PyMC's sampler; a high ``target_accept`` by default, see
+:data:`DEFAULT_TARGET_ACCEPT`) and builds the tree: per-group rates and every binary
+metric over the group dim, the population variables, the summary ROC, R-hat with bulk and
+tail ESS, per-chain E-BFMI, divergences, and a ``group_info`` group that says how much each
+group's estimate rests on its own data (:func:`pooling_weights`) and flags the groups whose
+counts say little (``prior_dominated``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from bayescm.models.hierarchical_build import (
+    GROUP_VARIABLES,
+    LONG_NAMES,
+    POPULATION_VARIABLES,
+    build_hierarchical_model,
+    sroc_draws,
+)
+from bayescm.models.hierarchical_priors import HIERARCHICAL_PARAMETERS
+
+__all__ = ["DEFAULT_TARGET_ACCEPT", "INFORMATION_LIMIT", "diagnostics_dataset", "e_bfmi",
+           "fit_hierarchical", "pooling_weights", "sampler_defaults"]
+
+DEFAULT_TARGET_ACCEPT = {"nutpie": 0.95, "pymc": 0.99}
+"""NUTS's target acceptance rate per sampler unless the caller gives ``target_accept=``: the
+non-centred model of groups of very different sizes (a large study with no false negatives
+next to small ones) has narrow curved regions; nutpie's adaptation passes them at 0.95,
+PyMC's sampler needs smaller steps (on the AUDIT-C studies it diverged now and then at 0.95,
+never at 0.99)."""
+INFORMATION_LIMIT = 1.0
+"""A group is flagged ``prior_dominated`` when its own counts carry less information than this
+about its logit TPR or logit TNR (``n p (1 - p) < 1``: a standard error above 1 on the logit
+scale, e.g. fewer than about 11 positives at a TPR of 0.9, or none at all); its rates are then
+mostly the population's. The flag is about the group's data, not about how similar the groups
+are (a large pooling weight of a big group only says the groups agree)."""
+_RESERVED = ("chain", "draw", "classifier", "sroc_fpr", "logit", "diagnostic", "true_class",
+             "pred_class", "rate")
+
+
+def sampler_defaults(options: Mapping[str, Any], chains: int) -> dict[str, Any]:
+    """NUTS settings the caller did not choose: nutpie when installed, the target, the cores.
+
+    PyMC's own sampler runs chains in parallel processes only when it counts several cores,
+    which it does not on some machines; here ``cores`` is the machine's CPUs (at most
+    ``chains``).
+
+    Examples
+    --------
+    >>> from bayescm.models.hierarchical_fit import sampler_defaults
+    >>> sampler_defaults({"nuts_sampler": "pymc"}, chains=4)["target_accept"]
+    0.99
+    >>> sampler_defaults({"nuts_sampler": "nutpie", "target_accept": 0.9}, chains=4)
+    {}
+    """
+    import os
+
+    from bayescm.models.checks import require_nutpie
+
+    sampler = options.get("nuts_sampler")
+    out: dict[str, Any] = {}
+    if sampler is None:
+        try:
+            require_nutpie()
+            sampler = "nutpie"
+        except ImportError:
+            sampler = "pymc"
+        out["nuts_sampler"] = sampler
+    if "target_accept" not in options and sampler in DEFAULT_TARGET_ACCEPT:
+        out["target_accept"] = DEFAULT_TARGET_ACCEPT[sampler]
+    if sampler == "pymc" and "cores" not in options:
+        out["cores"] = max(1, min(chains, os.cpu_count() or 1))
+    return out
+
+
+def pooling_weights(n: np.ndarray, rate: np.ndarray, sd_logit: float | np.ndarray) -> np.ndarray:
+    """The share of each group's estimate that comes from the population, not its own counts.
+
+    On the logit scale a group's counts carry the information ``n p (1 - p)`` (``n`` items of
+    the class, rate ``p``) and the population contributes the precision ``1 / sd^2`` (``sd``
+    the between-group SD); the estimate is their precision-weighted mix, so the population's
+    share is ``1 / (1 + n p (1 - p) sd^2)``: 0 for a group that speaks for itself, 1 for an
+    empty group (whose estimate is the population's). It is large for every group when the
+    groups agree (a small ``sd``); :data:`INFORMATION_LIMIT` flags groups with too little data.
+
+    Parameters
+    ----------
+    n : array of int
+        Items of the class in each group (positives for TPR, negatives for TNR).
+    rate : array of float
+        Each group's rate (the posterior mean).
+    sd_logit : float or array
+        Between-group SD on the logit scale (the posterior mean).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm.models.hierarchical_fit import pooling_weights
+    >>> np.round(pooling_weights(np.array([0, 4, 400]), np.array([0.8, 0.8, 0.8]), 0.5), 3)
+    array([1.   , 0.862, 0.059])
+    """
+    info = np.asarray(n, dtype=float) * np.asarray(rate) * (1.0 - np.asarray(rate))
+    return 1.0 / (1.0 + info * np.square(sd_logit))
+
+
+def e_bfmi(energy: np.ndarray) -> np.ndarray:
+    """Energy Bayesian fraction of missing information per chain (``energy``: chain x draw).
+
+    ``mean((E_t - E_{t-1})^2) / var(E)``; below 0.3 the sampler explores the tails poorly
+    (Betancourt 2016).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm.models.hierarchical_fit import e_bfmi
+    >>> energy = np.random.default_rng(0).normal(size=(2, 4000))  # independent draws
+    >>> np.round(e_bfmi(energy), 1)
+    array([2., 2.])
+    """
+    energy = np.asarray(energy, dtype=float)
+    return np.square(np.diff(energy, axis=1)).mean(axis=1) / energy.var(axis=1)
+
+
+def fit_hierarchical(ctx: Any, group: str, *, progressbar: bool, options: Mapping[str, Any]
+                     ) -> Any:
+    """Sample :func:`build_hierarchical_model` with NUTS and assemble the result tree.
+
+    Called through ``bcm.fit(matrices, model="hierarchical", group=...)``
+    (:meth:`~bayescm.models.hierarchical.HierarchicalModel.fit` validates the arguments);
+    ``ctx`` is the fit's :class:`~bayescm.models.context.FitContext`.
+    """
+    import pymc as pm
+
+    from bayescm.core import container as box
+    from bayescm.core.streams import child
+    from bayescm.models.binary import BinaryModel
+    from bayescm.models.context import assemble
+    from bayescm.priors import Beta
+
+    names, counts, draws, chains = ctx.names, ctx.counts, ctx.draws, ctx.chains
+    if group in _RESERVED or group in HIERARCHICAL_PARAMETERS or group in GROUP_VARIABLES:
+        raise ValueError(f"group={group!r} is a name bayescm uses for another dim or variable; "
+                         "choose another (e.g. 'study', 'site', 'subgroup').")
+    model = build_hierarchical_model(names, counts, group, ctx.priors)
+    kwargs = {**sampler_defaults(options, chains), **dict(options)}
+    trace = pm.sample(draws=draws, chains=chains, model=model, progressbar=progressbar,
+                      random_seed=int(child(ctx.seed, 0).generate_state(1)[0]),
+                      compute_convergence_checks=False, **kwargs)
+    post = trace["posterior"]
+
+    def arr(name: str) -> np.ndarray:
+        da = post[name]
+        order = ["chain", "draw"] + [d for d in da.dims if d not in ("chain", "draw")]
+        return np.asarray(da.transpose(*order).values, dtype=float)
+
+    kind = BinaryModel(ctx.kind.labels)
+    flat_priors = {"prevalence": Beta(1, 1), "tpr": Beta(1, 1), "tnr": Beta(1, 1)}
+    derived = kind.derive({p: arr(p) for p in GROUP_VARIABLES}, flat_priors, list(ctx.metrics))
+    variables = _on_group(ctx.name_variables(derived, box.SAMPLE_DIMS, "keep"), group)
+    for name in POPULATION_VARIABLES:
+        variables[name] = (box.SAMPLE_DIMS, arr(name), {"long_name": LONG_NAMES[name]})
+    fpr_grid = np.linspace(0.0, 1.0, 101)
+    flat = {k: arr(k).reshape(-1) for k in ("mu_logit_tpr", "mu_logit_tnr", "sd_logit_tpr",
+                                              "sd_logit_tnr", "corr_logit")}
+    sroc = sroc_draws(flat["mu_logit_tpr"], flat["mu_logit_tnr"], flat["sd_logit_tpr"],
+                      flat["sd_logit_tnr"], flat["corr_logit"], fpr_grid)
+    variables["sroc"] = (box.SAMPLE_DIMS + ("sroc_fpr",), sroc.reshape(chains, draws, -1),
+                         {"long_name": LONG_NAMES["sroc"]})
+    coords = {"chain": np.arange(chains), "draw": np.arange(draws), group: list(names),
+              "true_class": kind.labels, "pred_class": kind.labels, "sroc_fpr": fpr_grid,
+              "diagnostic": ["r_hat", "ess_bulk", "ess_tail"], "rate": ["tpr", "tnr"]}
+    stats = box.get_group(trace, "sample_stats", foreign=True)
+    groups = {"posterior": box.make_dataset(variables, coords, {"method": "nuts"}),
+              "diagnostics": diagnostics_dataset(variables, stats, coords),
+              "sample_stats": stats}
+    obs_params, obs_theta = kind.observed(counts, flat_priors)
+    observed = ctx.name_variables(kind.derive(obs_params, flat_priors, list(ctx.metrics),
+                                              theta=obs_theta), (), "keep")
+    groups["observed_metrics"] = box.make_dataset(
+        _on_group(observed, group), coords,
+        {"note": "every per-group variable at the group's observed counts / N (unpooled)"})
+    groups["observed_data"] = box.make_dataset(
+        {"counts": ((group, "true_class", "pred_class"), counts,
+                    {"long_name": "confusion matrix counts of each group"})}, coords)
+    info = _group_info(counts, variables, group)
+    groups["group_info"] = box.make_dataset(info, coords, {
+        "note": "pooling: the share of a group's logit-rate estimate that comes from the other "
+                "groups, 1 / (1 + n p (1 - p) sd^2) at the posterior means; prior_dominated: "
+                f"its counts' information n p (1 - p) below {INFORMATION_LIMIT} for TPR or TNR",
+        "information_limit": INFORMATION_LIMIT})
+    tree = assemble(ctx, groups, method="nuts", target_accept=kwargs["target_accept"],
+                    nuts_sampler=str(kwargs.get("nuts_sampler", "pymc")), **ctx.seed_record())
+    _warn(stats, groups["diagnostics"], info, list(names), group, kwargs["target_accept"])
+    return tree
+
+
+def _on_group(variables: Mapping[str, Any], group: str) -> dict[str, Any]:
+    """Rename the batch axis ``classifier`` to the user's group dim."""
+    return {k: (tuple(group if d == "classifier" else d for d in dims), v, a)
+            for k, (dims, v, a) in variables.items()}
+
+
+def diagnostics_dataset(variables: Mapping[str, Any], stats: Any, coords: Mapping[str, Any]) -> Any:
+    """R-hat, bulk and tail ESS of every variable but the curve, and the chains' E-BFMI."""
+    from arviz_stats.base import array_stats
+
+    from bayescm.core import container as box
+    from bayescm.core.diagnostics import ess, rhat
+
+    diag: dict[str, Any] = {}
+    for name, (dims, values, _) in variables.items():
+        if name in ("theta", "sroc"):
+            continue
+        tail = np.asarray(array_stats.ess(values, method="tail", prob=(0.05, 0.95),
+                                          chain_axis=0, draw_axis=1))
+        diag[name] = (("diagnostic",) + dims[2:],
+                      np.stack([rhat(values, "rank"), ess(values, "bulk"), tail]),
+                      {"long_name": f"diagnostics of {name}"})
+    if "energy" in stats:
+        diag["e_bfmi"] = (("chain",), e_bfmi(stats["energy"].transpose("chain", "draw").values),
+                          {"long_name": "energy Bayesian fraction of missing information"})
+    return box.make_dataset(diag, coords, {
+        "r_hat_method": "rank", "ess_method": "bulk",
+        "note": "rank-normalised split R-hat, bulk and tail ESS (Vehtari et al. 2021); "
+                "e_bfmi per chain (below 0.3: the tails are explored poorly)"})
+
+
+def _group_info(counts: np.ndarray, variables: Mapping[str, Any], group: str
+                ) -> dict[str, Any]:
+    """Items per class, pooling weights and the prior-dominated flag of each group."""
+    n = np.stack([counts[:, 0, :].sum(axis=1), counts[:, 1, :].sum(axis=1)], axis=1)
+    rate = np.stack([variables["tpr"][1].mean(axis=(0, 1)),
+                     variables["tnr"][1].mean(axis=(0, 1))], axis=1)
+    sd = np.array([variables["sd_logit_tpr"][1].mean(), variables["sd_logit_tnr"][1].mean()])
+    weights = pooling_weights(n, rate, sd)
+    information = n * rate * (1.0 - rate)
+    n_pos, n_neg = n[:, 0], n[:, 1]
+    return {
+        "n_positive": ((group,), n_pos, {"long_name": "items of the positive class"}),
+        "n_negative": ((group,), n_neg, {"long_name": "items of the negative class"}),
+        "pooling": ((group, "rate"), weights,
+                    {"long_name": "share of the estimate that comes from the other groups"}),
+        "prior_dominated": ((group,), (information < INFORMATION_LIMIT).any(axis=1),
+                            {"long_name": "the group's rates rest mostly on the other groups"}),
+    }
+
+
+def _warn(stats: Any, diag: Any, info: Mapping[str, Any], names: list[str], group: str,
+          target_accept: float) -> None:
+    """Divergences, low E-BFMI and prior-dominated groups, each with what to do."""
+    from bayescm.core.validate import warn_user
+
+    n = int(np.asarray(stats["diverging"].values).sum())
+    if n:
+        warn_user(
+            f"{n} divergent transitions: the sampler met a region of the posterior it could not "
+            "follow, so the draws may be biased. Remedies: a higher target_accept (now "
+            f"{target_accept}; try 0.99), more tuning (tune=2000), or a stronger prior on the "
+            "between-group scales (priors={'sd_logit_tpr': "
+            "bcm.hierarchical.HalfNormal(0.5), ...}).", UserWarning)
+    if "e_bfmi" in diag and np.any(diag["e_bfmi"].values < 0.3):
+        low = ", ".join(f"{v:.2f}" for v in diag["e_bfmi"].values)
+        warn_user(f"E-BFMI {low} (below 0.3 in some chain): the sampler explores the tails "
+                  "of the between-group scales poorly. Remedies: more tuning (tune=2000) or "
+                  "stronger priors on sd_logit_tpr / sd_logit_tnr.", UserWarning)
+    flagged = [name for name, bad in zip(names, info["prior_dominated"][1], strict=True) if bad]
+    if flagged:
+        warn_user(f"{len(flagged)} {group}(s) with too few items to speak for themselves "
+                  f"({', '.join(flagged[:5])}{', ...' if len(flagged) > 5 else ''}): their "
+                  "TPR or TNR estimate is mostly the other groups', so read it as the "
+                  "population's, not their own (group_info['prior_dominated']). Remedy: more "
+                  "test items for them.", UserWarning)
