@@ -164,6 +164,34 @@ class BayescmAccessor:
 
         return rank_probabilities(self._tree, *args, **kwargs)
 
+    def group_gaps(self, *args: Any, **kwargs: Any) -> xr.Dataset:
+        """Draws of each group's gap to a reference group: :func:`bayescm.group_gaps`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> fit = bcm.fit(bcm.datasets.subgroups(), random_seed=0)
+        >>> fit.bcm.group_gaps(measures="tpr_gap").attrs["reference"]
+        '30-44'
+        """
+        from bayescm.comparisons.groups import group_gaps
+
+        return group_gaps(self._tree, *args, **kwargs)
+
+    def fairness_table(self, *args: Any, **kwargs: Any) -> pd.DataFrame:
+        """Gaps between groups with ``P(|gap| > epsilon)``: :func:`bayescm.fairness_table`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> fit = bcm.fit(bcm.datasets.subgroups(), random_seed=0)
+        >>> list(fit.bcm.fairness_table(measures="tpr_gap").index.names)
+        ['measure', 'classifier']
+        """
+        from bayescm.comparisons.groups import fairness_table
+
+        return fairness_table(self._tree, *args, **kwargs)
+
     def save(self, *args: Any, **kwargs: Any) -> Path:
         """Write the tree to netCDF: :func:`bayescm.save`.
 
@@ -319,3 +347,50 @@ class BayescmAccessor:
         from bayescm.plots import plot_delta_auc
 
         return plot_delta_auc(self._tree, *args, **kwargs)
+
+    def plot_sroc(self, *args: Any, **kwargs: Any) -> Axes:
+        """Summary ROC of a hierarchical fit with its regions: :func:`bayescm.plots.plot_sroc`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> from bayescm.models.hierarchical import HierarchicalModel
+        >>> idata = HierarchicalModel.example()  # six sites, model="hierarchical"
+        >>> idata.bcm.plot_sroc(outside="hide").get_title()
+        'Summary ROC of 6 sites'
+        >>> import matplotlib.pyplot as plt; plt.close("all")
+        """
+        from bayescm.plots import plot_sroc
+
+        return plot_sroc(self._tree, *args, **kwargs)
+
+    def plot_group_forest(self, *args: Any, **kwargs: Any) -> Axes | Figure:
+        """Groups, pooled and new-group rows: :func:`bayescm.plots.plot_group_forest`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> from bayescm.models.hierarchical import HierarchicalModel
+        >>> idata = HierarchicalModel.example()  # six sites, model="hierarchical"
+        >>> idata.bcm.plot_group_forest("specificity").get_title()
+        'TNR by site'
+        >>> import matplotlib.pyplot as plt; plt.close("all")
+        """
+        from bayescm.plots import plot_group_forest
+
+        return plot_group_forest(self._tree, *args, **kwargs)
+
+    def plot_group_gaps(self, *args: Any, **kwargs: Any) -> Axes:
+        """Subgroup gaps with their tolerance band: :func:`bayescm.plots.plot_group_gaps`.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> fit = bcm.fit(bcm.datasets.subgroups(), random_seed=0)
+        >>> fit.bcm.plot_group_gaps("fpr_gap").get_title()
+        "Equalized odds (FPR): FPR gap to '30-44'"
+        >>> import matplotlib.pyplot as plt; plt.close("all")
+        """
+        from bayescm.plots import plot_group_gaps
+
+        return plot_group_gaps(self._tree, *args, **kwargs)

@@ -21,10 +21,16 @@ MODELS = sorted((Path(__file__).resolve().parents[1] / "models").glob("*.toml"))
 def test_catalogue_is_complete():
     names = {p.stem for p in MODELS}
     assert {"cocaine_purity", "literature_table_s1", "simulated_classifier", "wordle",
-            "screening_scores"} <= names
+            "screening_scores", "auditc_meta"} <= names
 
 
-@pytest.mark.parametrize("path", MODELS, ids=[p.stem for p in MODELS])
+SLOW_SPECS = {"auditc_meta"}
+"""Specs whose run takes long (NUTS with the spec's tuning): run with -m slow."""
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow)
+                                  if p.stem in SLOW_SPECS else p for p in MODELS],
+                         ids=[p.stem for p in MODELS])
 def test_every_spec_runs_and_writes(path, tmp_path):
     spec = load_spec(path)
     idata = spec.run(tmp_path, draws=200)
@@ -59,6 +65,44 @@ def test_paper_specs_hold_the_papers_data():
         ({"data": {"tp": 1, "fn": 1, "tn": 1, "fp": 1}, "options": {"draws": "many"}}, "draws"),
         ({"data": {"tp": 1, "fn": 1, "tn": 1, "fp": 1}, "options": {"metrics": ["auc"]}},
          "auc"),
+        # the hierarchical model
+        ({"data": {"tp": 1, "fn": 1, "tn": 1, "fp": 1},
+          "options": {"model": "hierarchical", "group": "site"}}, "not a single matrix"),
+        ({"data": {"y_true": [1, 0], "scores": [0.9, 0.2]},
+          "options": {"model": "hierarchical", "group": "site"}}, "scores are fitted by"),
+        ({"data": {"dataset": "auditc"}, "options": {"model": "hierarchical"}},
+         "needs group"),
+        ({"data": {"dataset": "auditc"}, "options": {"model": "hierarchical", "group": "a b"}},
+         "identifier"),
+        ({"data": {"dataset": "auditc"}, "options": {"group": "study"}},
+         "group names the group dim"),
+        ({"data": {"dataset": "auditc"}, "options": {"model": "paired"}}, "options.model"),
+        ({"data": {"dataset": "auditc"}, "options": {"model": "hierarchical", "group": "study",
+                                                     "method": "exact"}}, "sampled with NUTS"),
+        ({"data": {"dataset": "auditc"}, "options": {"model": "hierarchical", "group": "study",
+                                                     "target_accept": 1.5}}, "target_accept"),
+        ({"data": {"dataset": "auditc"}, "options": {"model": "hierarchical", "group": "study",
+                                                     "tune": -1}}, "options.tune"),
+        ({"data": {"tp": 1, "fn": 1, "tn": 1, "fp": 1}, "options": {"tune": 500}},
+         "tunes the NUTS sampler"),
+        ({"data": {"dataset": "wordle"}, "options": {"model": "hierarchical",
+                                                     "group": "study"}}, "not a single matrix"),
+        ({"data": {"classifiers": {"a": {"tp": 1, "fn": 1, "tn": 1, "fp": 1}}},
+          "outputs": {"figures": ["sroc"]}}, "'sroc' draws a hierarchical fit"),
+        ({"data": {"dataset": "auditc"}, "options": {"model": "hierarchical", "group": "study"},
+          "outputs": {"figures": ["posterior"]}}, "'posterior' draws the densities"),
+        ({"data": {"dataset": "auditc"}, "options": {"model": "hierarchical", "group": "study"},
+          "priors": {"tpr": "jeffreys"}}, r"unknown key 'tpr' in \[priors\]"),
+        ({"data": {"dataset": "auditc"}, "options": {"model": "hierarchical", "group": "study"},
+          "priors": {"sd_logit_tpr": {"dist": "Normal", "mu": 0, "sigma": 1}}},
+         r"sd_logit_tpr: give a table \{dist = \"HalfNormal\""),
+        ({"data": {"dataset": "auditc"}, "options": {"model": "hierarchical", "group": "study"},
+          "priors": {"mu_logit_tpr": {"dist": "Normal", "mu": 0, "sigma": -1}}},
+         "sigma must be > 0"),
+        ({"data": {"dataset": "auditc"}, "options": {"model": "hierarchical", "group": "study"},
+          "priors": {"corr_logit": {"dist": "LKJ", "eta": 2, "shape": 1}}}, "unknown key 'shape'"),
+        ({"data": {"dataset": "auditc"}, "options": {"model": "hierarchical", "group": "study"},
+          "priors": {"prevalence": "haldane"}}, "proper Beta"),
     ],
 )
 def test_bad_specs_name_the_key(raw, message):
@@ -235,3 +279,52 @@ def test_parametric_scores_spec_passes_its_priors(tmp_path):
     assert stored["mu_pos"]["mu"] == 3.0
     assert abs(float(idata["posterior"]["mu_pos"].mean()) - 3.0) < 0.05  # the tight prior wins
     assert np.all(idata["posterior"]["prevalence"].values == 0.4)
+
+
+# ----------------------------------------------------------------------------- hierarchical
+def test_hierarchical_spec_reads_its_options_priors_and_figures(tmp_path):
+    from bayescm.models.hierarchical_priors import LKJ, HalfNormal, Normal
+
+    spec = load_spec(next(p for p in MODELS if p.stem == "auditc_meta"))
+    assert spec.data == bcm.datasets.load("auditc")
+    assert {k: spec.options[k] for k in ("model", "group", "tune")} == {
+        "model": "hierarchical", "group": "study", "tune": 1000}
+    assert "target_accept" not in spec.options  # the sampler's own default (0.95 or 0.99)
+    priors = spec.priors["priors"]
+    assert priors["mu_logit_tpr"] == Normal(0.0, 2.0) and priors["corr_logit"] == LKJ(2.0)
+    assert priors["sd_logit_tnr"] == HalfNormal(1.0) and priors["prevalence"] == bcm.Laplace()
+    assert spec.figures == ("sroc", "group_forest")
+    kwargs = spec.fit_kwargs()
+    assert kwargs["model"] == "hierarchical" and kwargs["priors"] is priors
+    table = tmp_path / "studies.csv"
+    table.write_text("study,tp,fn,fp,tn\nx,10,2,3,30\ny,8,4,5,40\n")
+    own = parse_spec({"data": {"table": "studies.csv", "id_column": "study"},
+                      "options": {"model": "hierarchical", "group": "study"},
+                      "outputs": {"figures": ["forest", "sroc"]}},
+                     name="own", source=tmp_path / "own.toml")
+    assert list(own.data) == ["x", "y"] and own.priors == {}
+    assert own.figures == ("forest", "sroc")
+
+
+@pytest.mark.slow  # about 5 s: the NUTS fit's compilation and sampling
+def test_a_small_hierarchical_spec_runs_and_writes_its_figures(tmp_path):
+    import warnings
+
+    cells = {"a": (45, 5, 8, 92), "b": (30, 6, 12, 70), "c": (60, 4, 9, 120),
+             "d": (18, 5, 3, 40)}
+    spec = parse_spec({
+        "data": {"classifiers": {k: dict(zip(("tp", "fn", "fp", "tn"), v, strict=True))
+                                 for k, v in cells.items()}},
+        "options": {"model": "hierarchical", "group": "site", "chains": 2, "tune": 150,
+                    "target_accept": 0.9, "seed": 2, "metrics": ["ppv"]},
+        "priors": {"sd_logit_tpr": {"dist": "HalfNormal", "sigma": 0.5}},
+        "outputs": {"figures": ["sroc", "group_forest", "forest"]}}, name="sites")
+    with warnings.catch_warnings():  # 2 x 100 draws of 4 sites: the fit's notes are expected
+        warnings.simplefilter("ignore", UserWarning)
+        idata = spec.run(tmp_path, draws=100)
+    assert idata.attrs["group"] == "site" and idata.attrs["target_accept"] == 0.9
+    assert '"sigma": 0.5' in idata.attrs["priors"]
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == ["forest.png", "group_forest.png", "sites.nc", "sroc.png", "summary.csv"]
+    table = pd.read_csv(tmp_path / "summary.csv", index_col=0)
+    assert {"tpr_mean", "tnr_new", "sd_logit_tpr", "corr_logit", "ppv[a]"} <= set(table.index)

@@ -1,9 +1,10 @@
-"""Comparing classifiers: superiority, ranks, leaderboards and paired comparisons."""
+"""Comparing classifiers and groups: superiority, ranks, leaderboards, paired comparisons, gaps."""
 
+from bayescm.comparisons.groups import fairness_table, group_gaps, unpooled_fit
 from bayescm.comparisons.leaderboard import leaderboard
 from bayescm.comparisons.paired import compare_paired, compare_paired_counts, comparison_table
 from bayescm.comparisons.ranks import rank_probabilities
 from bayescm.comparisons.superiority import prob_superior
 
-__all__ = ["compare_paired", "compare_paired_counts", "comparison_table", "leaderboard",
-           "prob_superior", "rank_probabilities"]
+__all__ = ["compare_paired", "compare_paired_counts", "comparison_table", "fairness_table",
+           "group_gaps", "leaderboard", "prob_superior", "rank_probabilities", "unpooled_fit"]

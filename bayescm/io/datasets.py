@@ -3,6 +3,8 @@
 * Table S1 of Tötsch & Hoffmann (2021): 24 published binary classifiers.
 * A simulated screening study with two correlated risk scores of 600 people (known truth), for
   the scores model (``bcm.Scores``).
+* A simulated screening classifier evaluated on six age groups of very different sizes (known
+  truth), for subgroup gaps and fairness (``bcm.group_gaps``).
 * Two matrices of Kuhn & Johnson's chapter "Characterizing Classification Models": the naive
   Bayes mushroom classifier (2 classes, 6,107 validation samples) and a Wordle guess-count
   predictor (6 ordered classes, 118 test games). The chapter prints both with rows =
@@ -20,8 +22,8 @@ from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.scores import Scores
 from bayescm.core.validate import keyword_checked
 
-__all__ = ["DATASETS", "literature_matrices", "literature_table", "load", "mushrooms",
-           "screening_scores", "wordle"]
+__all__ = ["DATASETS", "auditc", "literature_matrices", "literature_table", "load", "mushrooms",
+           "screening_scores", "subgroups", "wordle"]
 
 
 @keyword_checked
@@ -128,9 +130,61 @@ def screening_scores() -> Scores:
                   positive=1)
 
 
+@keyword_checked
+def auditc() -> dict[str, ConfusionMatrix]:
+    """14 studies of the AUDIT-C alcohol screening questionnaire, one matrix per study.
+
+    Positive class: unhealthy alcohol use. The counts of the meta-analysis of Kriston et al.
+    (2008), "Meta-analysis: are 3 questions enough to detect unhealthy alcohol use?", Annals of
+    Internal Medicine 149, 879-888, as distributed with the R package mada (data set
+    ``AuditC``), the running example of mada's bivariate (Reitsma) meta-analysis. Studies 7 and
+    8 have no false negatives. Study names are "1" to "14" as in mada.
+
+    Examples
+    --------
+    >>> from bayescm.io.datasets import auditc
+    >>> studies = auditc()
+    >>> len(studies), studies["8"].cells
+    (14, {'tp': 752, 'fn': 0, 'fp': 3226, 'tn': 2977})
+    """
+    with resources.files("bayescm.data").joinpath("auditc.csv").open(encoding="ascii") as fh:
+        rows = list(csv.DictReader(fh))
+    return {r["study"]: ConfusionMatrix.from_counts(tp=int(r["tp"]), fn=int(r["fn"]),
+                                                    fp=int(r["fp"]), tn=int(r["tn"]),
+                                                    labels=("unhealthy use", "no unhealthy use"))
+            for r in rows}
+
+
+@keyword_checked
+def subgroups() -> dict[str, ConfusionMatrix]:
+    """One screening classifier evaluated on six age groups, one matrix per group (simulated).
+
+    Positive class: the condition. The groups differ in size from 12 to 1,500 people: "30-44"
+    is the largest; "60-74" has a real TPR gap (true TPR 0.70 against 0.85 elsewhere); "75+"
+    is tiny (12 people, one with the condition); "under 18" has no positives at all. Simulated
+    by ``scripts/make_subgroups.py`` (its docstring gives the model and the true rates); no
+    personal data, released with the package (CC0).
+
+    Examples
+    --------
+    >>> from bayescm.io.datasets import subgroups
+    >>> groups = subgroups()
+    >>> list(groups)
+    ['under 18', '18-29', '30-44', '45-59', '60-74', '75+']
+    >>> groups["60-74"].cells
+    {'tp': 90, 'fn': 36, 'fp': 43, 'tn': 331}
+    """
+    with resources.files("bayescm.data").joinpath("subgroups.csv").open(encoding="ascii") as fh:
+        rows = list(csv.DictReader(fh))
+    return {r["group"]: ConfusionMatrix.from_counts(tp=int(r["tp"]), fn=int(r["fn"]),
+                                                    fp=int(r["fp"]), tn=int(r["tn"]),
+                                                    labels=("condition", "no condition"))
+            for r in rows}
+
+
 DATASETS: dict[str, Callable[[], Any]] = {
     "literature_table_s1": literature_matrices, "mushrooms": mushrooms, "wordle": wordle,
-    "screening_scores": screening_scores}
+    "screening_scores": screening_scores, "auditc": auditc, "subgroups": subgroups}
 """Packaged data sets by name (the ``dataset = "..."`` form of an analysis spec)."""
 
 
@@ -140,7 +194,7 @@ def load(name: str) -> ConfusionMatrix | dict[str, ConfusionMatrix] | Scores:
 
     Parameters
     ----------
-    name : {"literature_table_s1", "mushrooms", "wordle", "screening_scores"}
+    name : {"literature_table_s1", "mushrooms", "wordle", "screening_scores", "auditc", "subgroups"}
         The data set.
 
     Returns

@@ -4,7 +4,8 @@ Used by :meth:`bayescm.io.spec.AnalysisSpec.run` and the ``bayescm`` command lin
 are drawn by :mod:`bayescm.plots` (one plotting system): ``"forest"`` is a grid of
 :func:`~bayescm.plots.plot_forest` panels, ``"posterior"`` is :func:`~bayescm.plots.plot_metrics`;
 a scores fit also has ``"roc"``, ``"pr"``, ``"reliability"`` and ``"delta_auc"``
-(:func:`scores_figure`).
+(:func:`scores_figure`), a hierarchical fit ``"sroc"`` and ``"group_forest"``
+(:func:`hierarchical_figure`, which also draws its ``"forest"``).
 """
 
 from __future__ import annotations
@@ -22,13 +23,14 @@ from bayescm.core import container as box
 from bayescm.core.files import atomic_write
 from bayescm.core.stats import hdi_prob_for
 from bayescm.core.validate import keyword_checked
-from bayescm.io.spec_parse import FIGURES, SCORE_FIGURES
+from bayescm.io.spec_parse import FIGURES, HIERARCHICAL_FIGURES, SCORE_FIGURES
 from bayescm.models import registry
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["DEFAULT_FIGURE_METRICS", "OutputPlan", "figure", "scores_figure", "write_outputs"]
+__all__ = ["DEFAULT_FIGURE_METRICS", "OutputPlan", "figure", "hierarchical_figure",
+           "scores_figure", "write_outputs"]
 
 MAX_PAIR_PANELS = 6
 """Most panels of a ``delta_auc`` figure: every pair up to this, else each classifier against
@@ -93,12 +95,14 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
     ----------
     idata : xarray.DataTree
         A result of :func:`bayescm.fit`.
-    kind : {"forest", "posterior", "roc", "pr", "reliability", "delta_auc"}
+    kind : str, default "forest"
+        One of ``forest, posterior, roc, pr, reliability, delta_auc, sroc, group_forest``.
         Forest: one :func:`~bayescm.plots.plot_forest` panel per metric, a row per classifier
         or class (a single row for a single classifier) with the posterior mean, the HDI and
         the observed value. Posterior: :func:`~bayescm.plots.plot_metrics`, the densities of
         up to 8 classifiers (or classes) overlaid per panel. The others draw a scores fit
-        (:func:`scores_figure`; ``metrics`` does not apply).
+        (:func:`scores_figure`; ``metrics`` does not apply), or a hierarchical fit
+        (:func:`hierarchical_figure`, which draws its ``"forest"`` too).
     metrics : list of str, optional
         Metrics to draw (aliases accepted); default see :func:`figure_metrics`.
     hdi_prob : float, optional
@@ -122,6 +126,8 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
         raise ValueError(f"Unknown figure {kind!r}; use one of {', '.join(FIGURES)}.")
     if kind in SCORE_FIGURES:
         return scores_figure(idata, kind, hdi_prob=hdi_prob)
+    if kind in HIERARCHICAL_FIGURES or registry.kind_of(idata).key == "hierarchical":
+        return hierarchical_figure(idata, kind, metrics, hdi_prob=hdi_prob)
     names = figure_metrics(idata, metrics)
     if not names:
         raise ValueError("No metric to draw.")
@@ -196,6 +202,43 @@ def scores_figure(idata: xr.DataTree, kind: str, hdi_prob: float | None = None) 
     for ax in list(axes.flat)[len(pairs):]:
         ax.set_visible(False)
     return fig
+
+
+@keyword_checked
+def hierarchical_figure(idata: xr.DataTree, kind: str, metrics: Sequence[str] | None = None,
+                        hdi_prob: float | None = None) -> Figure:
+    """A figure of a hierarchical fit: ``"sroc"``, ``"group_forest"`` or ``"forest"``.
+
+    ``"sroc"`` is :func:`~bayescm.plots.plot_sroc`; ``"group_forest"`` the
+    :func:`~bayescm.plots.plot_group_forest` panels of TPR and TNR side by side (groups,
+    pooled and new-group rows); ``"forest"`` a group-forest panel per metric (default see
+    :func:`figure_metrics`).
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.io.runner import hierarchical_figure
+    >>> from bayescm.models.hierarchical import HierarchicalModel
+    >>> idata = HierarchicalModel.example()  # six sites, model="hierarchical"
+    >>> [ax.get_title() for ax in hierarchical_figure(idata, "forest", ["ppv"]).axes]
+    ['PPV by site']
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    from bayescm import plots
+
+    if registry.kind_of(idata).key != "hierarchical":
+        raise ValueError(f"The figure {kind!r} draws a hierarchical fit: bcm.fit(matrices, "
+                         "model='hierarchical', group='study').")
+    if kind == "sroc":
+        fig = plots.plot_sroc(idata, hdi_prob=hdi_prob).get_figure(root=True)
+        assert fig is not None  # the plots draw on pyplot figures
+        return fig
+    if kind == "group_forest":
+        return plots.plot_group_forest(idata, ["tpr", "tnr"], hdi_prob=hdi_prob)
+    if kind == "forest":
+        return plots.plot_group_forest(idata, figure_metrics(idata, metrics), hdi_prob=hdi_prob)
+    raise ValueError(f"A hierarchical fit has the figures sroc, group_forest and forest, not "
+                     f"{kind!r}.")
 
 
 def _posterior_figure(idata: xr.DataTree, names: list[str], prob: float) -> Figure:

@@ -25,8 +25,8 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     # [data.classifiers.NAME]        # an inline batch: one table of tp, fn, tn, fp per name
     # tp = 26 ...
     # dataset = "literature_table_s1"  # a data set shipped with the package (also "mushrooms",
-    #                                #   "wordle", and the scores "screening_scores"; see
-    #                                #   bcm.datasets.load)
+    #                                #   "wordle", the batch "auditc", and the scores
+    #                                #   "screening_scores"; see bcm.datasets.load)
     # scores = "data/scores.csv"     # labels and scores (bcm.Scores, fitted by the Bayesian
     # label = "disease"              #   bootstrap): the label column, one score column per
     # score = ["old", "new"]         #   classifier, positive = "1" (default 1 for 0/1 labels)
@@ -61,11 +61,16 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     # fpr_range = [0.0, 0.1]         #   the partial AUC's FPR range, the points of the ROC and
     # grid_size = 201                #   PR grids and the reliability curve's bins
     # n_bins = 10
+    # model = "hierarchical"         # a batch as groups of one population (partial pooling),
+    # group = "study"                #   with the group dim's name; [priors] then keyed by
+    # target_accept = 0.95           #   its parameters, and NUTS options (any NUTS fit):
+    # tune = 2000                    #   see bayescm.io.spec_hierarchical
 
     [outputs]
     tables = ["summary"]             # summary, informedness (binary only)
     figures = ["forest"]             # forest, posterior; for scores also roc, pr, reliability,
-                                     #   delta_auc (default for scores: all that apply)
+                                     #   delta_auc (default for scores: all that apply); for a
+                                     #   hierarchical fit sroc, group_forest (the default)
     figure_metrics = ["bm"]          # default: the options' metrics or a short list
     figure_format = "png"
 
@@ -98,6 +103,13 @@ from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.scores import Scores
 from bayescm.core.validate import keyword_checked
 from bayescm.io.readers import read_matrix_csv, read_table_csv
+from bayescm.io.spec_hierarchical import (
+    check_figures,
+    check_model_spec,
+    default_figures,
+    parse_hierarchical_priors,
+    parse_model_options,
+)
 from bayescm.io.spec_parse import (
     FIGURES,
     OUTPUT_KEYS,
@@ -135,10 +147,11 @@ class AnalysisSpec:
         scores (the Bayesian bootstrap of :func:`bayescm.models.scores.fit_scores`).
     priors : dict
         Keyword arguments of :func:`bayescm.fit`: ``prior``, ``prevalence``, ``tpr``, ``tnr``,
-        ``rates`` (only those given).
+        ``rates`` (only those given), or ``priors`` keyed by a model's parameters.
     options : dict
-        ``draws, chains, random_seed, method, metrics, hdi_prob`` and for scores
-        ``threshold, fpr_range, grid_size, n_bins`` (only those given).
+        ``draws, chains, random_seed, method, metrics, hdi_prob``, for scores
+        ``threshold, fpr_range, grid_size, n_bins``, for the hierarchical model ``model, group``
+        and NUTS's ``target_accept, tune`` (only those given).
     tables, figures : tuple of str
         Outputs to write besides the netCDF file.
     figure_metrics : tuple of str
@@ -365,15 +378,22 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
     else:
         data = _parse_data(raw["data"], base, source)
     options = _parse_options(raw.get("options", {}), source)
-    priors = _parse_priors(raw.get("priors", {}), source, data, options.get("method", "auto"))
+    options.update(parse_model_options(raw.get("options", {}), source))
+    check_model_spec(data, options, source)
+    if options.get("model") == "hierarchical":
+        priors = parse_hierarchical_priors(raw.get("priors", {}), source)
+    else:
+        priors = _parse_priors(raw.get("priors", {}), source, data, options.get("method", "auto"))
     check_scores_spec(data, priors, options, source)
     outputs = raw.get("outputs", {})
     _check_keys(outputs, OUTPUT_KEYS, "outputs", source)
     tables = _names(outputs.get("tables", ["summary"]), TABLES, "outputs.tables", source)
     method = options.get("method", "auto")
-    figures = _names(outputs.get("figures", _default_figures(data, method)), FIGURES,
+    figures = _names(outputs.get("figures", default_figures(options) or
+                                 _default_figures(data, method)), FIGURES,
                      "outputs.figures", source)
     _check_figures(data, figures, source)
+    check_figures(options, figures, source)
     if "reliability" in figures and method in ("binormal", "bibeta"):
         raise SpecError(f"{where}outputs.figures: 'reliability' needs the bootstrap of scores "
                         f"(a {method} fit models the scores' distributions, not their "

@@ -26,7 +26,7 @@ DATA_KEYS = {
 }
 PRIOR_KEYS = ("default", "prevalence", "tpr", "tnr", "rates")
 OPTION_KEYS = ("draws", "chains", "seed", "method", "metrics", "hdi_prob", "threshold",
-               "fpr_range", "grid_size", "n_bins")
+               "fpr_range", "grid_size", "n_bins", "model", "group", "target_accept", "tune")
 SCORE_OPTIONS = ("threshold", "fpr_range", "grid_size", "n_bins")
 SCORE_METHODS = ("auto", "exact", "binormal", "bibeta")
 """Options of scores only (:func:`bayescm.models.scores.fit_scores`)."""
@@ -35,7 +35,9 @@ TABLES = ("summary", "informedness")
 SCORE_FIGURES = ("roc", "pr", "reliability", "delta_auc")
 """Figures of scores only (:mod:`bayescm.plots`: plot_roc, plot_pr, plot_reliability,
 plot_delta_auc)."""
-FIGURES = ("forest", "posterior", *SCORE_FIGURES)
+HIERARCHICAL_FIGURES = ("sroc", "group_forest")
+"""Figures of a hierarchical fit only (plot_sroc, plot_group_forest of TPR and TNR)."""
+FIGURES = ("forest", "posterior", *SCORE_FIGURES, *HIERARCHICAL_FIGURES)
 
 
 class SpecError(ValueError):

@@ -23,22 +23,30 @@ plot_roc                  ROC curves of scores: both bands, observed, AUC
 plot_pr                   PR curves of scores with bands and the prevalence
 plot_reliability          calibration: event rate per score bin, ECE
 plot_delta_auc            AUC_B - AUC_A of two classifiers, P(B > A)
+plot_sroc                 summary ROC of groups: curve, summary point, regions
+plot_group_forest         groups, pooled and new-group rows (meta-analysis)
+plot_group_gaps           subgroup gaps to a reference, ±ε band, P(|gap| > ε)
 ========================  ===================================================  ============
 """
 
 from bayescm.plots._batch import plot_paired, plot_rank_probabilities
 from bayescm.plots._forest import plot_forest
 from bayescm.plots._grid import plot_metrics
+from bayescm.plots._group_forest import plot_group_forest
+from bayescm.plots._groups import plot_group_gaps
 from bayescm.plots._matrix import plot_theta
 from bayescm.plots._metric import plot_metric
 from bayescm.plots._planning import plot_sample_size
 from bayescm.plots._priors import plot_priors
 from bayescm.plots._roc import plot_pr, plot_roc
 from bayescm.plots._scores import plot_delta_auc, plot_reliability
+from bayescm.plots._sroc import plot_sroc
 
 __all__ = [
     "plot_delta_auc",
     "plot_forest",
+    "plot_group_forest",
+    "plot_group_gaps",
     "plot_metric",
     "plot_metrics",
     "plot_paired",
@@ -48,5 +56,6 @@ __all__ = [
     "plot_reliability",
     "plot_roc",
     "plot_sample_size",
+    "plot_sroc",
     "plot_theta",
 ]

@@ -1,0 +1,187 @@
+"""The hierarchical model in analysis specs: its options, priors and figures, checked at load.
+
+A spec asks for the bivariate binomial-normal model of several groups with::
+
+    [data]
+    dataset = "auditc"               # or table = "studies.csv" (id_column = "study"), or
+                                     #   [data.classifiers.NAME] tables: a batch of binary matrices
+    [options]
+    model = "hierarchical"
+    group = "study"                  # the name of the group dim (required)
+    target_accept = 0.95             # NUTS options (any NUTS fit): target acceptance rate
+    tune = 2000                      #   and tuning steps per chain
+
+    [priors]                         # keyed by the model's parameters
+    mu_logit_tpr = {dist = "Normal", mu = 1.5, sigma = 1.5}
+    sd_logit_tpr = {dist = "HalfNormal", sigma = 0.5}
+    corr_logit = {dist = "LKJ", eta = 2}
+    prevalence = "jeffreys"          # as for a matrix: a proper Beta
+
+    [outputs]
+    figures = ["sroc", "group_forest"]   # the default; also "forest" (a panel per metric)
+
+and these become ``bcm.fit(matrices, model="hierarchical", group="study", priors={...},
+target_accept=..., tune=...)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from bayescm.core.confusion import ConfusionMatrix
+from bayescm.core.scores import Scores
+from bayescm.io.spec_parse import HIERARCHICAL_FIGURES, SpecError, _check_keys, _where, parse_prior
+
+__all__ = ["check_figures", "check_model_spec", "default_figures", "parse_hierarchical_priors",
+           "parse_model_options"]
+
+MODELS = ("auto", "hierarchical")
+"""Values of ``options.model``: the kind the data select, or the hierarchical model."""
+
+NUTS_METHODS = ("nuts", "binormal", "bibeta")
+"""Methods sampled with NUTS, which take ``target_accept`` and ``tune``."""
+
+PRIOR_FAMILIES = {"mu_logit_tpr": ("Normal", ("mu", "sigma")),
+                  "mu_logit_tnr": ("Normal", ("mu", "sigma")),
+                  "sd_logit_tpr": ("HalfNormal", ("sigma",)),
+                  "sd_logit_tnr": ("HalfNormal", ("sigma",)),
+                  "corr_logit": ("LKJ", ("eta",))}
+"""The distribution each population parameter takes in a spec, and its numbers."""
+
+
+def parse_model_options(options: Mapping[str, Any], source: Any) -> dict[str, Any]:
+    """``model``, ``group``, ``target_accept`` and ``tune`` of ``[options]``, checked.
+
+    Examples
+    --------
+    >>> from bayescm.io.spec_hierarchical import parse_model_options
+    >>> parse_model_options({"model": "hierarchical", "group": "study", "tune": 2000}, None)
+    {'model': 'hierarchical', 'group': 'study', 'tune': 2000}
+    """
+    where = _where(source)
+    out: dict[str, Any] = {}
+    model = options.get("model", "auto")
+    if model not in MODELS:
+        raise SpecError(f"{where}options.model must be 'hierarchical' (several groups, partially "
+                        f"pooled) or 'auto' (the model the data select), got {model!r}.")
+    if model == "hierarchical":
+        group = options.get("group")
+        if not isinstance(group, str) or not group.isidentifier():
+            raise SpecError(f"{where}options.model = 'hierarchical' needs group = \"NAME\", the "
+                            "name of the group dim (an identifier such as \"study\", \"site\" "
+                            f"or \"subgroup\"), got {group!r}.")
+        out.update(model=model, group=group)
+    elif "group" in options:
+        raise SpecError(f"{where}options.group names the group dim of model = 'hierarchical'; "
+                        "add that, or drop group for a plain batch.")
+    if "target_accept" in options:
+        value = options["target_accept"]
+        if (isinstance(value, bool) or not isinstance(value, (int, float))
+                or not 0 < value < 1):
+            raise SpecError(f"{where}options.target_accept must lie strictly between 0 and 1 "
+                            f"(e.g. 0.95), got {value!r}.")
+        out["target_accept"] = float(value)
+    if "tune" in options:
+        value = options["tune"]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise SpecError(f"{where}options.tune must be a whole number >= 0 (tuning steps per "
+                            f"chain, e.g. 2000), got {value!r}.")
+        out["tune"] = value
+    return out
+
+
+def check_model_spec(data: Any, options: Mapping[str, Any], source: Any) -> None:
+    """Data and options that the chosen model cannot take (raises :class:`SpecError`)."""
+    where = _where(source)
+    method = options.get("method", "auto")
+    hierarchical = options.get("model") == "hierarchical"
+    nuts = [k for k in ("target_accept", "tune") if k in options]
+    if nuts and not hierarchical and method not in NUTS_METHODS:
+        raise SpecError(f"{where}options.{nuts[0]} tunes the NUTS sampler; give it with model = "
+                        "'hierarchical' or method = 'nuts' (scores: 'binormal' or 'bibeta'). "
+                        "The exact sampler and the bootstrap have nothing to tune.")
+    if not hierarchical:
+        return
+    if isinstance(data, Scores):
+        raise SpecError(f"{where}options.model = 'hierarchical' pools binary confusion "
+                        "matrices of several groups; scores are fitted by their own models.")
+    if isinstance(data, ConfusionMatrix):
+        raise SpecError(f"{where}options.model = 'hierarchical' needs several groups: a batch "
+                        "([data] table = \"file.csv\", [data.classifiers.NAME] tables, or "
+                        "dataset = \"auditc\"), not a single matrix.")
+    if not next(iter(data.values())).is_binary:
+        raise SpecError(f"{where}options.model = 'hierarchical' pools binary matrices; these "
+                        "have more than two classes.")
+    if method not in ("auto", "nuts"):
+        raise SpecError(f"{where}the hierarchical model is sampled with NUTS: options.method "
+                        f"must be 'auto' or 'nuts', got {method!r}.")
+
+
+def parse_hierarchical_priors(priors: Any, source: Any) -> dict[str, Any]:
+    """``[priors]`` of a hierarchical spec as ``fit(..., priors={...})``.
+
+    Keys are the model's parameters; ``mu_logit_*`` take ``{dist = "Normal", mu, sigma}``,
+    ``sd_logit_*`` ``{dist = "HalfNormal", sigma}``, ``corr_logit`` ``{dist = "LKJ", eta}``,
+    ``prevalence`` any proper Beta as in a matrix spec.
+
+    Examples
+    --------
+    >>> from bayescm.io.spec_hierarchical import parse_hierarchical_priors
+    >>> parse_hierarchical_priors({"sd_logit_tpr": {"dist": "HalfNormal", "sigma": 0.5}}, None)
+    {'priors': {'sd_logit_tpr': HalfNormal(sigma=0.5)}}
+    """
+    from bayescm.models import hierarchical_priors as hp
+
+    where = _where(source)
+    _check_keys(priors, hp.HIERARCHICAL_PARAMETERS, "priors", source)
+    if not priors:
+        return {}
+    out: dict[str, Any] = {}
+    for key, value in priors.items():
+        try:
+            if key == "prevalence":
+                out[key] = parse_prior(value, key)
+                hp.resolve_priors({key: out[key]})  # a proper Beta, or a TypeError saying so
+                continue
+            dist, numbers = PRIOR_FAMILIES[key]
+            example = ", ".join(f"{n} = 1" for n in numbers)
+            if not isinstance(value, Mapping) or value.get("dist") != dist:
+                raise TypeError(f"give a table {{dist = \"{dist}\", {example}}}, got {value!r}.")
+            extra = [k for k in value if k not in ("dist", *numbers)]
+            if extra:
+                raise ValueError(f"unknown key {extra[0]!r}; a {dist} takes {example}.")
+            args = {}
+            for name in numbers:
+                if name not in value:
+                    raise ValueError(f"the {dist} needs {name}.")
+                number = value[name]
+                if (isinstance(number, bool) or not isinstance(number, (int, float))
+                        or not math.isfinite(number)):
+                    raise ValueError(f"{name} must be a finite number, got {number!r}.")
+                if name != "mu" and number <= 0:
+                    raise ValueError(f"{name} must be > 0, got {number!r}.")
+                args[name] = float(number)
+            out[key] = getattr(hp, dist)(**args)
+        except (ValueError, TypeError) as err:
+            raise SpecError(f"{where}[priors] {key}: {err}") from None
+    return {"priors": out}
+
+
+def default_figures(options: Mapping[str, Any]) -> list[str] | None:
+    """The figures of a hierarchical spec (None for other models)."""
+    return list(HIERARCHICAL_FIGURES) if options.get("model") == "hierarchical" else None
+
+
+def check_figures(options: Mapping[str, Any], figures: tuple[str, ...], source: Any) -> None:
+    """Figures of a hierarchical fit asked of another, and figures it cannot draw."""
+    where = _where(source)
+    hierarchical = options.get("model") == "hierarchical"
+    asked = [f for f in figures if f in HIERARCHICAL_FIGURES]
+    if asked and not hierarchical:
+        raise SpecError(f"{where}outputs.figures: {asked[0]!r} draws a hierarchical fit; set "
+                        "options.model = 'hierarchical' and options.group, or drop it.")
+    if hierarchical and "posterior" in figures:
+        raise SpecError(f"{where}outputs.figures: 'posterior' draws the densities of single "
+                        "matrices; a hierarchical fit has sroc, group_forest and forest.")
