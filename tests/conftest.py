@@ -68,4 +68,4 @@ def small_hierarchical():
         studies["empty"] = bcm.ConfusionMatrix.from_counts(tp=0, fn=0, fp=0, tn=0,
                                                            labels=labels)
         return bcm.fit(studies, model="hierarchical", group="study", random_seed=1, draws=200,
-                       tune=300, chains=2)
+                       tune=300, chains=2, nuts_sampler="pymc", cores=1, target_accept=0.9)

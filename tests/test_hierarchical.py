@@ -122,8 +122,8 @@ def test_tree_flags_small_groups_and_carries_diagnostics(small_hierarchical):
     assert "diverging" in idata["sample_stats"]
     from bayescm.models.hierarchical_fit import DEFAULT_TARGET_ACCEPT
 
-    sampler = idata.attrs["nuts_sampler"]  # nutpie when installed (the test extra has it)
-    assert idata.attrs["target_accept"] == DEFAULT_TARGET_ACCEPT[sampler]
+    assert idata.attrs["nuts_sampler"] == "pymc" and idata.attrs["target_accept"] == 0.9
+    assert DEFAULT_TARGET_ACCEPT["pymc"] == 0.99  # what a fit without target_accept= uses
     # the empty study's rates are the population's: as wide as a new study's
     post = idata["posterior"]
     assert float(post["tpr"].sel(study="empty").std()) == pytest.approx(
@@ -147,6 +147,24 @@ def test_new_group_ppv_at_a_deployment_prevalence(small_hierarchical):
                                 small_hierarchical["posterior"]["tpr"].values)
     with pytest.raises(ValueError, match="prevalence"):
         bcm.with_prevalence(small_hierarchical, 1.5)
+
+
+def test_sampler_defaults_follow_what_is_installed(monkeypatch):
+    from bayescm.models import checks
+    from bayescm.models.hierarchical_fit import DEFAULT_TUNE, sampler_defaults
+
+    monkeypatch.setattr(checks, "require_nutpie", lambda: None)
+    assert sampler_defaults({}, chains=4)["nuts_sampler"] == "nutpie"
+
+    def missing():
+        raise ImportError("no nutpie")
+
+    monkeypatch.setattr(checks, "require_nutpie", missing)
+    chosen = sampler_defaults({}, chains=4)
+    assert chosen["nuts_sampler"] == "pymc" and chosen["tune"] == DEFAULT_TUNE
+    assert 1 <= chosen["cores"] <= 4
+    assert sampler_defaults({"cores": 1, "tune": 10, "target_accept": 0.8,
+                             "nuts_sampler": "pymc"}, chains=4) == {}
 
 
 def test_group_name_must_not_clash():
@@ -206,3 +224,14 @@ def test_shipped_example_has_no_divergences():
     idata = HierarchicalModel.example()
     assert int(idata["sample_stats"]["diverging"].sum()) == 0
     assert float(idata["diagnostics"]["e_bfmi"].min()) > 0.3
+
+
+def test_build_model_names_the_group_dim():
+    mats = sites(3, seed=2)
+    model = bcm.build_model(mats, model="hierarchical", group="hospital")
+    assert model.named_vars_to_dims["tpr"] == ("hospital",)
+    assert model.named_vars_to_dims["n_positive"] == ("hospital",)  # data: pm.set_data works
+    with pytest.raises(TypeError, match="drop group="):
+        bcm.build_model(mats["s0"], group="hospital")
+    with pytest.raises(ValueError, match="group must be a name"):
+        bcm.build_model(mats, model="hierarchical", group="two words")

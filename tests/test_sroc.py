@@ -24,7 +24,7 @@ CELLS = {"A": (45, 5, 8, 92), "B": (30, 6, 12, 70), "C": (60, 4, 9, 120), "D": (
 
 @pytest.fixture(scope="module")
 def idata():
-    """The six sites of ``HierarchicalModel.example()`` (4 x 500 draws, kept per process and
+    """The six sites of ``HierarchicalModel.example()`` (2 x 500 draws, kept per process and
     shared with the documentation's examples), fitted once."""
     from bayescm.models.hierarchical import HierarchicalModel
 

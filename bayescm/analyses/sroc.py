@@ -123,7 +123,7 @@ def sroc_regions(idata: xr.DataTree, hdi_prob: float | None = None, n_points: in
     >>> import bayescm as bcm
     >>> from bayescm.models.hierarchical import HierarchicalModel
     >>> sites = HierarchicalModel.example_sites()  # six sites: {name: ConfusionMatrix}
-    >>> # bcm.fit(sites, model="hierarchical", group="site", draws=500, tune=500), kept per process:
+    >>> # bcm.fit(sites, model="hierarchical", group="site", draws=500, chains=2), kept per process:
     >>> idata = HierarchicalModel.example()
     >>> regions = bcm.sroc_regions(idata)
     >>> regions["fpr"].sizes["vertex"], regions["region"].values.tolist()

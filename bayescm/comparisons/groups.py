@@ -323,7 +323,7 @@ def unpooled_fit(
     >>> hier = HierarchicalModel.example()  # six sites, model="hierarchical", group="site"
     >>> flat = unpooled_fit(hier)
     >>> flat["posterior"]["tpr"].sizes, flat.attrs["group"]
-    (Frozen({'chain': 4, 'draw': 500, 'classifier': 6}), 'site')
+    (Frozen({'chain': 2, 'draw': 500, 'classifier': 6}), 'site')
 
     Pooling pulls the smallest site's TPR towards the others, so its gap narrows:
 

@@ -41,6 +41,7 @@ def build_model(
     *,
     priors: Mapping[str, Any] | None = None,
     model: str = "auto",
+    group: str | None = None,
     **parameter_priors: Any,
 ) -> pm.Model:
     """Build the PyMC model of a confusion matrix (or a batch of them).
@@ -65,6 +66,9 @@ def build_model(
     model : str, default "auto"
         A registered model kind (:func:`bayescm.models.registry.keys`); ``"auto"`` picks the
         binary or multiclass model.
+    group : str, optional
+        The group dim's name of ``model="hierarchical"`` (as in :func:`~bayescm.fit`); only
+        for that model.
     **parameter_priors
         The same per-parameter priors as keywords: ``prevalence``, ``tpr``, ``tnr`` (binary)
         or ``prevalence``, ``rates`` (multiclass); ``prevalence`` may be :class:`~bayescm.Fixed`.
@@ -89,9 +93,25 @@ def build_model(
     >>> model = bcm.build_model(cm, priors={"prevalence": bcm.Fixed(0.5)})
     >>> sorted(rv.name for rv in model.free_RVs)
     ['tnr', 'tpr']
+
+    Several studies, partially pooled: the model's dims carry the group name, so a covariate
+    (meta-regression) is a few lines in a ``with model:`` block (notebook 07 shows one):
+
+    >>> from bayescm.models.hierarchical import HierarchicalModel
+    >>> model = bcm.build_model(HierarchicalModel.example_sites(), model="hierarchical",
+    ...                         group="site")
+    >>> model.named_vars_to_dims["tpr"], model.named_vars_to_dims["z"]
+    (('site',), ('site', 'logit'))
     """
     ctx = FitContext.from_arguments(data, model=model, prior=prior, priors=priors,
                                     keywords=parameter_priors, draws=1)
     if ctx.counts is None:
         raise TypeError(f"The {ctx.kind.key} model is not built from confusion matrices.")
+    if group is not None:
+        if not ctx.kind.pooled_groups:
+            raise TypeError(f"group= names the groups of model='hierarchical'; the "
+                            f"{ctx.kind.key} model has none (drop group=).")
+        if not isinstance(group, str) or not group.isidentifier():
+            raise ValueError(f"group must be a name such as 'site' or 'study', got {group!r}.")
+        ctx.kind.group = group  # type: ignore[attr-defined]
     return ctx.kind.build_pymc(ctx.names, ctx.counts, ctx.priors)

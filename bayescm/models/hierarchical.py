@@ -97,9 +97,10 @@ class HierarchicalModel(ModelKind):
 
     @classmethod
     def example(cls, random_seed: int = 0) -> Any:
-        """Six sites of one diagnostic test (one with a zero cell), 4 x 500 NUTS draws.
+        """Six sites of one diagnostic test (one with a zero cell), 2 x 500 NUTS draws.
 
-        The sites are :meth:`example_sites`. A fit takes a few seconds (compiling and
+        The sites are :meth:`example_sites`; PyMC's own sampler in one process, so the example
+        is the same whether or not nutpie is installed. A fit takes a few seconds (compiling and
         sampling), so the result is kept per seed for the process and each call returns its
         own deep copy: the documentation's examples share one fit.
         """
@@ -107,7 +108,8 @@ class HierarchicalModel(ModelKind):
             from bayescm.models.fitting import fit
 
             _EXAMPLES[random_seed] = fit(cls.example_sites(), model="hierarchical",
-                                         group="site", draws=500, tune=500,
+                                         group="site", draws=500, tune=500, chains=2,
+                                         nuts_sampler="pymc", cores=1, target_accept=0.95,
                                          random_seed=random_seed)
         return _EXAMPLES[random_seed].copy(deep=True)
 

@@ -47,7 +47,9 @@ def build_hierarchical_model(names: Sequence[str], counts: np.ndarray, group: st
     correlation's ``corr_logit_beta``, the standardised effects ``z`` (dims ``group, logit``),
     ``prevalence`` (dim ``group``) and ``z_new`` for a new group. Deterministics: ``tpr``,
     ``tnr`` (dim ``group``), ``corr_logit``, ``tpr_mean``, ``tnr_mean``, ``tpr_new``,
-    ``tnr_new``. Add covariates (meta-regression) by extending the model in a ``with`` block.
+    ``tnr_new``. Data (``pm.Data``, dim ``group``): ``n_positive``, ``n_negative``,
+    ``tp_count``, ``tn_count``. Add covariates (meta-regression) by extending the model in a
+    ``with`` block.
 
     Examples
     --------
@@ -78,9 +80,15 @@ def build_hierarchical_model(names: Sequence[str], counts: np.ndarray, group: st
         tnr = pm.Deterministic("tnr", pm.math.invlogit(logit_n), dims=group)
         prior_prev = chosen["prevalence"]
         prev = pm.Beta("prevalence", alpha=prior_prev.alpha, beta=prior_prev.beta, dims=group)
-        pm.Binomial("n_pos", n=tp + fn + fp + tn, p=prev, observed=tp + fn, dims=group)
-        pm.Binomial("tp", n=tp + fn, p=tpr, observed=tp, dims=group)
-        pm.Binomial("tn", n=tn + fp, p=tnr, observed=tn, dims=group)
+        # the counts as data: pm.set_data (or nutpie's with_data) refits new counts of the
+        # same groups without building or compiling the model again
+        n_pos = pm.Data("n_positive", tp + fn, dims=group)
+        n_neg = pm.Data("n_negative", tn + fp, dims=group)
+        pm.Binomial("n_pos", n=n_pos + n_neg, p=prev, observed=n_pos, dims=group)
+        pm.Binomial("tp", n=n_pos, p=tpr, observed=pm.Data("tp_count", tp, dims=group),
+                    dims=group)
+        pm.Binomial("tn", n=n_neg, p=tnr, observed=pm.Data("tn_count", tn, dims=group),
+                    dims=group)
         pm.Deterministic("tpr_mean", pm.math.invlogit(mu_t))
         pm.Deterministic("tnr_mean", pm.math.invlogit(mu_n))
         z_new = pm.Normal("z_new", 0.0, 1.0, dims="logit")

@@ -228,7 +228,7 @@ def plot_group_forest(
     >>> from bayescm.plots import plot_group_forest
     >>> from bayescm.models.hierarchical import HierarchicalModel
     >>> sites = HierarchicalModel.example_sites()  # six sites: {name: ConfusionMatrix}
-    >>> # bcm.fit(sites, model="hierarchical", group="site", draws=500, tune=500), kept per process:
+    >>> # bcm.fit(sites, model="hierarchical", group="site", draws=500, chains=2), kept per process:
     >>> idata = HierarchicalModel.example()
     >>> ax = plot_group_forest(idata, "sensitivity")
     >>> ax.get_title(), [t.get_text() for t in ax.get_yticklabels()]

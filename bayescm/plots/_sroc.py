@@ -98,7 +98,7 @@ def plot_sroc(
     >>> from bayescm.plots import plot_sroc
     >>> from bayescm.models.hierarchical import HierarchicalModel
     >>> sites = HierarchicalModel.example_sites()  # six sites: {name: ConfusionMatrix}
-    >>> # bcm.fit(sites, model="hierarchical", group="site", draws=500, tune=500), kept per process:
+    >>> # bcm.fit(sites, model="hierarchical", group="site", draws=500, chains=2), kept per process:
     >>> idata = HierarchicalModel.example()
     >>> ax = plot_sroc(idata, labels=True)
     >>> ax.get_title()
