@@ -118,7 +118,8 @@ def test_tree_flags_small_groups_and_carries_diagnostics(small_hierarchical):
     assert info["n_positive"].sel(study="2") == 177
     diag = idata["diagnostics"]
     assert list(diag["diagnostic"].values) == ["r_hat", "ess_bulk", "ess_tail"]
-    assert diag["e_bfmi"].dims == ("chain",) and np.all(diag["e_bfmi"] > 0)
+    stats = idata["sample_stats"]
+    assert stats["e_bfmi"].dims == ("chain",) and np.all(stats["e_bfmi"] > 0)
     assert "diverging" in idata["sample_stats"]
     from bayescm.models.hierarchical_fit import DEFAULT_TARGET_ACCEPT
 
@@ -223,7 +224,7 @@ def test_shipped_example_has_no_divergences():
 
     idata = HierarchicalModel.example()
     assert int(idata["sample_stats"]["diverging"].sum()) == 0
-    assert float(idata["diagnostics"]["e_bfmi"].min()) > 0.3
+    assert float(idata["sample_stats"]["e_bfmi"].min()) > 0.3
 
 
 def test_build_model_names_the_group_dim():

@@ -90,8 +90,7 @@ def groups_with_prevalence(idata: xr.DataTree, deployment: Any, rng: np.random.G
         **post.attrs, "deployment_prevalence": box.json_attr(deployment.description)})
     diag = box.get_group(idata, "diagnostics")
     groups["diagnostics"] = diagnostics_dataset(
-        variables, box.get_group(idata, "sample_stats"),
-        {**coords, **{str(k): np.asarray(v.values) for k, v in diag.coords.items()}})
+        variables, {**coords, **{str(k): np.asarray(v.values) for k, v in diag.coords.items()}})
     counts = box.get_group(idata, "observed_data")["counts"].transpose(group, ...).values
     obs_params, _ = kind.observed(counts, {"prevalence": None})
     point = deployment.point(len(names))

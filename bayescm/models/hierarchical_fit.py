@@ -5,9 +5,9 @@
 installed, else PyMC's sampler; a high ``target_accept`` by default, see
 :data:`DEFAULT_TARGET_ACCEPT`) and builds the tree: per-group rates and every binary
 metric over the group dim, the population variables, the summary ROC, R-hat with bulk and
-tail ESS, per-chain E-BFMI, divergences, and a ``group_info`` group that says how much each
-group's estimate rests on its own data (:func:`pooling_weights`) and flags the groups whose
-counts say little (``prior_dominated``).
+tail ESS, per-chain E-BFMI and divergences (in ``sample_stats``), and a ``group_info`` group
+that says how much each group's estimate rests on its own data (:func:`pooling_weights`) and
+flags the groups whose counts say little (``prior_dominated``).
 """
 
 from __future__ import annotations
@@ -182,8 +182,12 @@ def fit_hierarchical(ctx: Any, group: str, *, progressbar: bool, options: Mappin
               "true_class": kind.labels, "pred_class": kind.labels, "sroc_fpr": fpr_grid,
               "diagnostic": ["r_hat", "ess_bulk", "ess_tail"], "rate": ["tpr", "tnr"]}
     stats = box.get_group(trace, "sample_stats", foreign=True)
+    if "energy" in stats:  # per chain, next to the sampler's own statistics
+        stats["e_bfmi"] = (("chain",), e_bfmi(stats["energy"].transpose("chain", "draw").values),
+                           {"long_name": "energy Bayesian fraction of missing information "
+                                         "(below 0.3: the tails are explored poorly)"})
     groups = {"posterior": box.make_dataset(variables, coords, {"method": "nuts"}),
-              "diagnostics": diagnostics_dataset(variables, stats, coords),
+              "diagnostics": diagnostics_dataset(variables, coords),
               "sample_stats": stats}
     obs_params, obs_theta = kind.observed(counts, flat_priors)
     observed = ctx.name_variables(kind.derive(obs_params, flat_priors, list(ctx.metrics),
@@ -202,7 +206,7 @@ def fit_hierarchical(ctx: Any, group: str, *, progressbar: bool, options: Mappin
         "information_limit": INFORMATION_LIMIT})
     tree = assemble(ctx, groups, method="nuts", target_accept=kwargs["target_accept"],
                     nuts_sampler=str(kwargs.get("nuts_sampler", "pymc")), **ctx.seed_record())
-    _warn(stats, groups["diagnostics"], info, list(names), group, kwargs["target_accept"])
+    _warn(stats, info, list(names), group, kwargs["target_accept"])
     return tree
 
 
@@ -212,8 +216,8 @@ def _on_group(variables: Mapping[str, Any], group: str) -> dict[str, Any]:
             for k, (dims, v, a) in variables.items()}
 
 
-def diagnostics_dataset(variables: Mapping[str, Any], stats: Any, coords: Mapping[str, Any]) -> Any:
-    """R-hat, bulk and tail ESS of every variable but the curve, and the chains' E-BFMI."""
+def diagnostics_dataset(variables: Mapping[str, Any], coords: Mapping[str, Any]) -> Any:
+    """R-hat, bulk and tail ESS of every variable but the curve (a ``diagnostic`` dim)."""
     from arviz_stats.base import array_stats
 
     from bayescm.core import container as box
@@ -228,13 +232,10 @@ def diagnostics_dataset(variables: Mapping[str, Any], stats: Any, coords: Mappin
         diag[name] = (("diagnostic",) + dims[2:],
                       np.stack([rhat(values, "rank"), ess(values, "bulk"), tail]),
                       {"long_name": f"diagnostics of {name}"})
-    if "energy" in stats:
-        diag["e_bfmi"] = (("chain",), e_bfmi(stats["energy"].transpose("chain", "draw").values),
-                          {"long_name": "energy Bayesian fraction of missing information"})
     return box.make_dataset(diag, coords, {
         "r_hat_method": "rank", "ess_method": "bulk",
-        "note": "rank-normalised split R-hat, bulk and tail ESS (Vehtari et al. 2021); "
-                "e_bfmi per chain (below 0.3: the tails are explored poorly)"})
+        "note": "rank-normalised split R-hat, bulk and tail ESS (Vehtari et al. 2021); the "
+                "chains' E-BFMI is sample_stats['e_bfmi']"})
 
 
 def _group_info(counts: np.ndarray, variables: Mapping[str, Any], group: str
@@ -257,7 +258,7 @@ def _group_info(counts: np.ndarray, variables: Mapping[str, Any], group: str
     }
 
 
-def _warn(stats: Any, diag: Any, info: Mapping[str, Any], names: list[str], group: str,
+def _warn(stats: Any, info: Mapping[str, Any], names: list[str], group: str,
           target_accept: float) -> None:
     """Divergences, low E-BFMI and prior-dominated groups, each with what to do."""
     from bayescm.core.validate import warn_user
@@ -270,8 +271,8 @@ def _warn(stats: Any, diag: Any, info: Mapping[str, Any], names: list[str], grou
             f"{target_accept}; try 0.99), more tuning (tune=2000), or a stronger prior on the "
             "between-group scales (priors={'sd_logit_tpr': "
             "bcm.hierarchical.HalfNormal(0.5), ...}).", UserWarning)
-    if "e_bfmi" in diag and np.any(diag["e_bfmi"].values < 0.3):
-        low = ", ".join(f"{v:.2f}" for v in diag["e_bfmi"].values)
+    if "e_bfmi" in stats and np.any(stats["e_bfmi"].values < 0.3):
+        low = ", ".join(f"{v:.2f}" for v in stats["e_bfmi"].values)
         warn_user(f"E-BFMI {low} (below 0.3 in some chain): the sampler explores the tails "
                   "of the between-group scales poorly. Remedies: more tuning (tune=2000) or "
                   "stronger priors on sd_logit_tpr / sd_logit_tnr.", UserWarning)
