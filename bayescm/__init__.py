@@ -34,10 +34,12 @@ from bayescm.models.build import build_model
 from bayescm.models.fitting import fit, refit
 from bayescm.priors import Beta, Dirichlet, Fixed, Flat, Haldane, Jeffreys, Laplace, Weak
 
-_LAZY = {"frequentist": "bayescm.analyses.frequentist", "plots": "bayescm.plots",
+_LAZY = {"app": "bayescm.app", "frequentist": "bayescm.analyses.frequentist",
+         "plots": "bayescm.plots",
          "samplesize": "bayescm.analyses.samplesize", "spec": "bayescm.io.spec",
          "hierarchical": "bayescm.models.hierarchical"}
-"""Submodules with heavier imports (matplotlib, PyMC) or their own namespace: loaded on use."""
+"""Submodules with heavier imports (matplotlib, PyMC) or their own namespace: loaded on use
+(``app``, the web app, imports Panel only when a page is built or served)."""
 
 _LAZY_NAMES = {
     "summarize_batch": "bayescm.analyses.batch",

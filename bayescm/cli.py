@@ -1,4 +1,4 @@
-"""The ``bayescm`` command line: analyze, ROC of scores, sample size, leaderboard, run a spec.
+"""The ``bayescm`` command line: analyze, ROC of scores, sample size, leaderboard, spec, app.
 
 Every command has ``--help``. Bad input (negative counts, unknown priors or metrics, missing or
 malformed files) ends with a one-line message on stderr and exit code 2, never a traceback.
@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from bayescm import cli_roc
+from bayescm import cli_app, cli_roc
 from bayescm.cli_common import (
     EXIT_USAGE,
     Parser,
@@ -294,6 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--draws", type=positive_int, help="override the spec's draws per chain")
     r.add_argument("--seed", type=int, help="override the spec's seed")
     r.set_defaults(func=_run)
+    cli_app.add_parser(sub)  # app: the web app (Panel)
     return parser
 
 

@@ -16,6 +16,9 @@ LAYERS = ["core", "metrics", "priors", "models", "analyses", "comparisons", "plo
           "interfaces"]
 """Subpackages from the bottom up; a module may import from its own layer and those below."""
 
+INTERFACE_PACKAGES = ["app"]
+"""Subpackages that belong to the interfaces layer (the web app), like the top-level modules."""
+
 
 def module_name(path: Path, root: Path) -> str:
     """Dotted module name of a file below the package root."""
@@ -29,6 +32,8 @@ def layer(module: str) -> int:
     """Index of a module's layer (top-level modules are interfaces)."""
     parts = module.split(".")
     name = parts[1] if len(parts) > 1 else "interfaces"
+    if name in INTERFACE_PACKAGES:
+        return LAYERS.index("interfaces")
     if name == "_version":
         return 0
     return LAYERS.index(name) if name in LAYERS else LAYERS.index("interfaces")

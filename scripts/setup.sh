@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Create .venv with a Python >= 3.12 and install bayescm into it.
 #   bash scripts/setup.sh          # the package
-#   bash scripts/setup.sh test     # the package, the test tools and the dask extra
+#   bash scripts/setup.sh test     # the package, the test tools, every extra the tests cover
+#                                  # (dask, nutpie, app, browser) and Debian's chromium
+#   bash scripts/setup.sh browser  # the app, Playwright and Debian's chromium (the browser test)
 #   bash scripts/setup.sh dask     # any extras by name, comma-separated: test,dask
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,17 +46,56 @@ fi
 quiet_pip() {  # pip's notes about unused local index folders are noise here
     "$py" -m pip install --quiet "$@" 2> >(grep -v '^WARNING: Location' >&2)
 }
+# The app's browser test drives Debian's chromium through Playwright (Playwright's own browser
+# downloads are not reachable here): install the package when /usr/bin/chromium is missing.
+# Never fatal: without it the browser test skips and says to rerun this script.
+install_chromium() {
+    local chromium=/usr/bin/chromium
+    if [ -x "$chromium" ]; then
+        echo "setup: chromium found ($chromium)"; return 0
+    fi
+    local sudo=""
+    if [ "$(id -u)" != 0 ]; then
+        if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; fi
+    fi
+    if ! command -v apt-get >/dev/null 2>&1 || { [ "$(id -u)" != 0 ] && [ -z "$sudo" ]; }; then
+        echo "setup: warning: $chromium is missing and cannot be installed here (needs apt-get" \
+             "as root); the app's browser test will skip. Install Debian's chromium package," \
+             "then rerun: bash scripts/setup.sh browser" >&2
+        return 0
+    fi
+    local t0=$SECONDS
+    echo "setup: installing Debian's chromium for the app's browser test:" \
+         "apt-get update, apt-get install -y --no-install-recommends chromium"
+    if $sudo apt-get update -qq >/dev/null \
+        && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+            --no-install-recommends chromium 2> >(grep -v '^debconf: delaying' >&2) >/dev/null \
+        && [ -x "$chromium" ]; then
+        echo "setup: chromium installed in $(( SECONDS - t0 )) s ($("$chromium" --version 2>/dev/null || echo "$chromium"))"
+    else
+        echo "setup: warning: installing chromium with apt-get failed (see above); the app's" \
+             "browser test will skip. Rerun: bash scripts/setup.sh browser" >&2
+    fi
+    return 0
+}
+
 quiet_pip --upgrade pip
 case "$extra" in
     "") quiet_pip -e . ;;
-    test) quiet_pip -e ".[test,dask,nutpie]" ;;  # the tests cover dask and nutpie too
+    test) extras="test,dask,nutpie,app,browser" ;;  # the tests cover all of these
     *)
         if ! [[ "$extra" =~ ^[a-z]+(,[a-z]+)*$ ]]; then
             echo "error: extras are names separated by commas (test, dask, test,dask), got '$extra'" >&2
             exit 2
         fi
-        quiet_pip -e ".[$extra]" ;;
+        extras="$extra"
+        # the browser test drives the app: bring Panel along
+        if [[ ",$extras," == *,browser,* && ",$extras," != *,app,* ]]; then extras="$extras,app"; fi ;;
 esac
+if [ -n "$extra" ]; then
+    quiet_pip -e ".[$extras]"
+    if [[ ",$extras," == *,browser,* ]]; then install_chromium; fi
+fi
 # an editable install writes no bytecode, and PYTHONDONTWRITEBYTECODE (set on some machines)
 # stops Python writing it at import: compile once, as installing a wheel does (stale files are
 # ignored after an edit)

@@ -1,0 +1,237 @@
+"""What every tab shares: inline error messages, a busy state, and runs off the event loop.
+
+A tab is a :class:`Controller`: :meth:`~Controller.prepare` reads and checks its fields on the
+event loop (raising :class:`~bayescm.app.parse.InputError` for bad input),
+:meth:`~Controller.compute` does the slow work in a worker thread, and
+:meth:`~Controller.show` puts the result on the page. :meth:`~Controller.run` does the three
+in a row (tests and notebooks call it); the buttons call :meth:`~Controller.run_async`, which
+awaits the work in :data:`EXECUTOR` so the page (and every other session) stays responsive,
+shows a spinner meanwhile, and drops a result if a newer run was started in between. Every
+failure becomes a message in an alert with the css class ``bcm-error`` next to the fields it
+concerns; an unexpected one is logged with its traceback and shown in one line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import panel as pn  # type: ignore[import-not-found, unused-ignore]
+
+from bayescm.app.parse import InputError
+
+__all__ = ["EXECUTOR", "LABEL", "Controller", "download", "error_alert", "labelled", "note_alert",
+           "run_button", "set_message", "text_input"]
+
+LOG = logging.getLogger("bayescm.app")
+
+EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bayescm-app")
+"""The worker every session's fits run in, one at a time (fits take about a second; one
+worker keeps a shared server's memory bounded and warning capture per fit exact)."""
+
+EXPECTED = (ValueError, TypeError, KeyError, OverflowError, ZeroDivisionError, MemoryError,
+            FileNotFoundError)
+"""Exceptions whose message is meant for the user (bayescm raises these for bad input)."""
+
+
+LABEL = "label" if "label" in pn.widgets.TextInput.param else "name"
+"""The parameter holding a widget's label (``label`` from Panel 1.9, ``name`` before)."""
+
+
+def labelled(widget: Any, label: str, **kwargs: Any) -> Any:
+    """``widget(label=label, **kwargs)`` in any supported Panel version.
+
+    Examples
+    --------
+    >>> import panel as pn
+    >>> from bayescm.app.controller import LABEL, labelled
+    >>> getattr(labelled(pn.widgets.Button, "Analyse"), LABEL)
+    'Analyse'
+    """
+    return widget(**{LABEL: label}, **kwargs)
+
+
+def run_button(label: str, css: str) -> Any:
+    """The blue button that starts a tab's work."""
+    style = "color" if "color" in pn.widgets.Button.param else "button_type"
+    return labelled(pn.widgets.Button, label, css_classes=[css], width=160,
+                    **{style: "primary"})
+
+
+def error_alert(name: str = "") -> Any:
+    """A hidden red alert (css class ``bcm-error`` and ``bcm-error-<name>``) for messages."""
+    classes = ["bcm-error"] + ([f"bcm-error-{name}"] if name else [])
+    return pn.pane.Alert("", alert_type="danger", css_classes=classes, visible=False,
+                         margin=(4, 10))
+
+
+def note_alert(css: str = "bcm-warning", kind: str = "warning") -> Any:
+    """A hidden alert for notes and warnings (css class ``css``)."""
+    return pn.pane.Alert("", alert_type=kind, css_classes=[css], visible=False, margin=(4, 10))
+
+
+def set_message(alert: Any, message: str | None) -> None:
+    """Show ``message`` (as text: markup is escaped) in ``alert``; hide it when empty.
+
+    Examples
+    --------
+    >>> from bayescm.app.controller import error_alert, set_message
+    >>> alert = error_alert()
+    >>> set_message(alert, "got '<img src=x>'")
+    >>> alert.object, alert.visible
+    ("got '&lt;img src=x&gt;'", True)
+    """
+    alert.object = html.escape(message or "", quote=False)
+    alert.visible = bool(message)
+
+
+def text_input(label: str, value: str = "", css: str | None = None, *, width: int = 110,
+               placeholder: str = "", description: str | None = None) -> Any:
+    """A text field whose value takes effect on Enter or when it loses focus."""
+    return labelled(pn.widgets.TextInput, label, value=value, placeholder=placeholder,
+                    width=width, css_classes=[css] if css else [], description=description)
+
+
+def download(label: str, filename: str, callback: Any, css: str) -> Any:
+    """A download button (disabled until there is something to download)."""
+    return pn.widgets.FileDownload(callback=callback, filename=filename, label=label,
+                                   css_classes=[css], disabled=True, embed=False, width=200)
+
+
+class Controller:
+    """Base of the tabs: fields, errors by field, a run button and a busy state.
+
+    Subclasses create their widgets, call :meth:`setup` with the button and the alerts by field,
+    set :attr:`busy` to the part of the page that shows the spinner, and implement
+    :meth:`prepare`, :meth:`compute` and :meth:`show`.
+    """
+
+    action = "Analysing"
+    """What the status line says while the work runs."""
+    css = "bcm"
+    """Prefix of the tab's css classes: ``<css>-status`` (the status line), ``<css>-warning``."""
+
+    busy: Any = None
+    """The part of the page that shows the spinner while the work runs (the results)."""
+
+    def setup(self, button: Any, errors: dict[str, Any]) -> None:
+        """Wire the run button; ``errors`` maps a field (and ``"run"``) to its alert."""
+        self.button = button
+        self.errors = errors
+        self.status = pn.pane.Markdown("Ready.", css_classes=[f"{self.css}-status"],
+                                       margin=(0, 10))
+        self.notes = note_alert(f"{self.css}-warning")
+        self.warnings: list[str] = []
+        self._requested = 0
+        self._running = 0
+        self.last_error: str | None = None
+        button.on_click(self.run_async)
+
+    # ----------------------------------------------------------------- to implement
+    def prepare(self) -> Any:
+        """Read and check the fields; return the job (raise InputError on bad input)."""
+        raise NotImplementedError
+
+    def compute(self, job: Any) -> Any:
+        """Do the slow work (in a worker thread: touch no widget here)."""
+        raise NotImplementedError
+
+    def show(self, result: Any) -> None:
+        """Put the result on the page (on the event loop)."""
+        raise NotImplementedError
+
+    def field_of(self, err: BaseException) -> str:
+        """Where a refusal of bayescm itself (not of the fields) is shown: ``"run"``."""
+        return "run"
+
+    # ----------------------------------------------------------------- mechanics
+    def _clear(self) -> None:
+        for alert in (*self.errors.values(), self.notes):
+            set_message(alert, None)
+        self.last_error = None
+
+    def report(self, err: BaseException) -> None:
+        """Show ``err`` next to its field (InputError) or under the run button."""
+        if isinstance(err, InputError):
+            field, text = err.field, str(err)
+        elif isinstance(err, EXPECTED):
+            field = self.field_of(err)
+            text = str(err.args[0]) if isinstance(err, KeyError) and err.args else str(err)
+        else:
+            LOG.error("unexpected error in the bayescm app", exc_info=err)
+            field = "run"
+            text = (f"Unexpected error ({type(err).__name__}: {err}). The page still works; "
+                    "please report this with the input that caused it.")
+        text = text[:1].upper() + text[1:] if text else type(err).__name__
+        set_message(self.errors.get(field, self.errors["run"]), text)
+        self.last_error = text
+        self.status.object = "Not done: see the message in red."
+
+    def _start(self) -> Any:
+        self._clear()
+        try:
+            return self.prepare()
+        except Exception as err:  # bad input never escapes to the server
+            self.report(err)
+            return None
+
+    def _compute(self, job: Any) -> tuple[Any, BaseException | None, list[str]]:
+        from bayescm.app.matrixjob import capture_warnings
+
+        try:
+            result, messages = capture_warnings(self.compute, job)
+            return result, None, messages
+        except Exception as err:
+            return None, err, []
+
+    def _finish(self, ticket: int, result: Any, err: BaseException | None,
+                messages: list[str]) -> bool:
+        if ticket != self._requested:  # a newer run was started meanwhile
+            return False
+        if err is not None:
+            self.report(err)
+            return False
+        self.warnings = messages
+        set_message(self.notes, "\n\n".join(f"Note: {m}" for m in messages) or None)
+        try:
+            self.show(result)
+        except Exception as failure:  # a result that cannot be shown is reported, not raised
+            self.report(failure)
+            return False
+        return True
+
+    def run(self, event: Any = None) -> bool:
+        """Check the fields, do the work and show it, all at once; True when it worked."""
+        self._requested += 1
+        ticket = self._requested
+        job = self._start()
+        if job is None:
+            return False
+        return self._finish(ticket, *self._compute(job))
+
+    def _busy(self, on: bool) -> None:
+        self._running += 1 if on else -1
+        busy = self._running > 0
+        if self.busy is not None:
+            self.busy.loading = busy
+        self.button.disabled = busy
+        if on:
+            self.status.object = f"{self.action} ..."
+
+    async def run_async(self, event: Any = None) -> bool:
+        """As :meth:`run`, with the work awaited in :data:`EXECUTOR` and a busy indicator."""
+        self._requested += 1
+        ticket = self._requested
+        job = self._start()
+        if job is None:
+            return False
+        self._busy(True)
+        try:
+            outcome = await asyncio.get_running_loop().run_in_executor(
+                EXECUTOR, self._compute, job)
+        finally:
+            self._busy(False)
+        return self._finish(ticket, *outcome)
