@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import beta_hdi
 from scipy import integrate, stats
 
 import bayescm as bcm
 from bayescm.metrics.base import BINARY_METRICS
+from conftest import beta_hdi
 
 
 def test_cocaine_hdis_match_closed_form(cocaine):
