@@ -1,8 +1,15 @@
-"""Every notebook in notebooks/ runs top to bottom (they are part of the product)."""
+"""Every notebook in notebooks/ runs top to bottom and still shows what its code now computes.
+
+The stored outputs are what a reader sees on the page; ``scripts/refresh_notebooks.py``
+regenerates them all. A notebook whose printed numbers or tables (stdout and results) differ
+from a fresh run fails here, with the first differing cell: run the script and commit.
+Sampler chatter and warnings (stderr) and memory addresses are left out of the comparison.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -12,16 +19,38 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.i
 pytestmark = pytest.mark.slow
 
 
+def text_outputs(nb) -> list[list[str]]:
+    """Per code cell, its stdout and plain-text results, without memory addresses."""
+    cells = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        parts = []
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "stream" and out.get("name") == "stdout":
+                parts.append(out["text"])
+            elif out.get("output_type") in ("execute_result", "display_data"):
+                parts.append(out.get("data", {}).get("text/plain", ""))
+        cells.append([re.sub(r" at 0x[0-9a-fA-F]+", "", p) for p in parts])
+    return cells
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_runs(path, tmp_path):
+def test_notebook_runs_and_its_outputs_are_fresh(path, tmp_path):
     import nbformat
     from nbclient import NotebookClient
 
+    stored = nbformat.read(path, as_version=4)
     nb = nbformat.read(path, as_version=4)
     os.environ.setdefault("MPLBACKEND", "Agg")
     client = NotebookClient(nb, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}})
+                            resources={"metadata": {"path": str(path.parent)}})
     client.execute()
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
               if o.get("output_type") == "error"]
     assert not errors
+    fresh, old = text_outputs(nb), text_outputs(stored)
+    for i, (a, b) in enumerate(zip(fresh, old, strict=True)):
+        assert a == b, (f"{path.name}, code cell {i + 1}: the stored output differs from a fresh "
+                        f"run; run python scripts/refresh_notebooks.py {path.stem} and commit.\n"
+                        f"stored: {b!r}\nfresh:  {a!r}")
