@@ -34,6 +34,7 @@ def groups_with_prevalence(idata: xr.DataTree, deployment: Any, rng: np.random.G
     """
     from bayescm.metrics import resolve_metrics
     from bayescm.models.binary import BinaryModel
+    from bayescm.models.hierarchical_build import POPULATION_VARIABLES
     from bayescm.models.hierarchical_fit import diagnostics_dataset
 
     attrs = box.root_attrs(idata)
@@ -66,19 +67,19 @@ def groups_with_prevalence(idata: xr.DataTree, deployment: Any, rng: np.random.G
     variables: dict[str, Any] = {}
     long = {m.name: m.long_name for m in kind.catalogue.values()}
     for name, (extra, values) in derived.items():
-        if name == "theta" or extra:
+        if name in ("theta", "tpr", "tnr") or extra:  # TPR and TNR are the fit's, copied below
             continue
         values = np.asarray(values)
         variables[name] = (("chain", "draw", group), np.ascontiguousarray(values[..., :-2]),
                            {"long_name": long.get(name, name)})
-        if name in ("tpr", "tnr", "prevalence"):
+        if name == "prevalence":
             continue
         for k, row in enumerate(_ROWS):
             variables[f"{name}_{row}"] = (
                 ("chain", "draw"), np.ascontiguousarray(values[..., width - 2 + k]),
                 {"long_name": f"{long.get(name, name)}, {_ROWS[row]}"})
-    for name in ("tpr_mean", "tnr_mean", "tpr_new", "tnr_new", "sd_logit_tpr", "sd_logit_tnr",
-                 "corr_logit", "mu_logit_tpr", "mu_logit_tnr", "sroc"):
+    recomputed = dict(variables)
+    for name in ("tpr", "tnr", *POPULATION_VARIABLES, "sroc"):  # unchanged by the prevalence
         if name in post:
             da = post[name]
             variables[name] = (tuple(map(str, da.dims)), np.array(da.values), dict(da.attrs))
@@ -89,8 +90,11 @@ def groups_with_prevalence(idata: xr.DataTree, deployment: Any, rng: np.random.G
     groups["posterior"] = box.make_dataset(variables, coords, {
         **post.attrs, "deployment_prevalence": box.json_attr(deployment.description)})
     diag = box.get_group(idata, "diagnostics")
-    groups["diagnostics"] = diagnostics_dataset(
-        variables, {**coords, **{str(k): np.asarray(v.values) for k, v in diag.coords.items()}})
+    fresh = diagnostics_dataset(  # only for what was derived again; the rest is the fit's
+        recomputed, {**coords, **{str(k): np.asarray(v.values) for k, v in diag.coords.items()}})
+    kept = [k for k in diag.data_vars if k in variables and k not in recomputed]
+    groups["diagnostics"] = xr.merge([diag[kept].copy(deep=True), fresh],
+                                     combine_attrs="override")
     counts = box.get_group(idata, "observed_data")["counts"].transpose(group, ...).values
     obs_params, _ = kind.observed(counts, {"prevalence": None})
     point = deployment.point(len(names))

@@ -25,7 +25,6 @@ from bayescm.app.matrixjob import MAX_DRAWS
 from bayescm.app.parse import (
     InputError,
     csv_columns,
-    decode_upload,
     parse_count,
     parse_whole,
     text_columns,
@@ -185,18 +184,12 @@ class CompareTab(Controller):
         self.view = pn.FlexBox(inputs, results, flex_wrap="wrap", sizing_mode="stretch_width")
         self.mode.param.watch(lambda _: self._refresh(), "value")
         self.table.param.watch(lambda _: self._columns(), "value")
-        self.upload.param.watch(lambda e: self._uploaded(e.new), "value")
+        self.upload.param.watch(lambda e: self.load_upload(e.new), "value")
         self._columns()
 
     def _refresh(self) -> None:
         paired = self.mode.value == "paired"
         self.separate_view.visible, self.paired_view.visible = not paired, paired
-
-    def _uploaded(self, data: Any) -> None:
-        try:
-            self.table.value = decode_upload(data, "the uploaded file", field="input")
-        except InputError as err:
-            self.report(err)
 
     def _columns(self) -> None:
         try:

@@ -21,7 +21,7 @@ from typing import Any
 
 import panel as pn  # type: ignore[import-not-found, unused-ignore]
 
-from bayescm.app.parse import InputError
+from bayescm.app.parse import InputError, decode_upload
 
 __all__ = ["EXECUTOR", "LABEL", "Controller", "download", "error_alert", "labelled", "note_alert",
            "run_button", "set_message", "text_input"]
@@ -116,6 +116,8 @@ class Controller:
 
     busy: Any = None
     """The part of the page that shows the spinner while the work runs (the results)."""
+    table: Any = None
+    """The tab's text box for a pasted or uploaded table, if it has one (:meth:`load_upload`)."""
 
     def setup(self, button: Any, errors: dict[str, Any]) -> None:
         """Wire the run button; ``errors`` maps a field (and ``"run"``) to its alert."""
@@ -146,6 +148,13 @@ class Controller:
     def field_of(self, err: BaseException) -> str:
         """Where a refusal of bayescm itself (not of the fields) is shown: ``"run"``."""
         return "run"
+
+    def load_upload(self, data: Any) -> None:
+        """Put an uploaded file's text into the tab's ``table`` box, or say why it cannot."""
+        try:
+            self.table.value = decode_upload(data, "the uploaded file", field="input")
+        except InputError as err:
+            self.report(err)
 
     # ----------------------------------------------------------------- mechanics
     def _clear(self) -> None:

@@ -34,7 +34,6 @@ from bayescm.app.figures import single_png
 from bayescm.app.parse import (
     InputError,
     csv_columns,
-    decode_upload,
     parse_whole,
     scores_from_csv,
 )
@@ -147,14 +146,8 @@ class ScoresTab(Controller):
             errors["run"], width=390)
         self.view = pn.FlexBox(inputs, results, flex_wrap="wrap", sizing_mode="stretch_width")
         self.table.param.watch(lambda _: self._header(), "value")
-        self.upload.param.watch(lambda e: self._uploaded(e.new), "value")
+        self.upload.param.watch(lambda e: self.load_upload(e.new), "value")
         self._header()
-
-    def _uploaded(self, data: Any) -> None:
-        try:
-            self.table.value = decode_upload(data, "the uploaded file", field="input")
-        except InputError as err:
-            self.report(err)
 
     def _header(self) -> None:
         """Offer the file's columns: a label-like name as the label, the rest as scores."""

@@ -121,9 +121,11 @@ def ess(x: np.ndarray, method: str = "bulk") -> np.ndarray:
     ----------
     x : ndarray
         Draws.
-    method : {"bulk", "mean"}
+    method : {"bulk", "mean", "tail"}
         ``"bulk"``: on rank-normalised split chains (ArviZ's ``ess_bulk``); ``"mean"``: on the
-        raw split chains. Series with non-finite draws always use ``"bulk"``.
+        raw split chains. Series with non-finite draws always use ``"bulk"``. ``"tail"``: the
+        smaller ESS of the indicators ``x <= q05`` and ``x <= q95`` on split chains (ArviZ's
+        ``ess_tail``), how well the 5 % and 95 % quantiles are estimated.
 
     Returns
     -------
@@ -143,8 +145,12 @@ def ess(x: np.ndarray, method: str = "bulk") -> np.ndarray:
     s = _split(x)
     if method == "bulk":
         return _ess_geyer(z_scale(s))
+    if method == "tail":
+        low, high = np.quantile(x, [0.05, 0.95], axis=(0, 1))
+        return np.minimum(_ess_geyer((s <= low).astype(float)),
+                          _ess_geyer((s <= high).astype(float)))
     if method != "mean":
-        raise ValueError(f"Unknown ESS method {method!r}; use 'bulk' or 'mean'.")
+        raise ValueError(f"Unknown ESS method {method!r}; use 'bulk', 'mean' or 'tail'.")
     bad = ~np.isfinite(s).all(axis=(0, 1))
     out = _ess_geyer(np.where(bad, 0.0, s))
     if bad.any():

@@ -218,8 +218,6 @@ def _on_group(variables: Mapping[str, Any], group: str) -> dict[str, Any]:
 
 def diagnostics_dataset(variables: Mapping[str, Any], coords: Mapping[str, Any]) -> Any:
     """R-hat, bulk and tail ESS of every variable but the curve (a ``diagnostic`` dim)."""
-    from arviz_stats.base import array_stats
-
     from bayescm.core import container as box
     from bayescm.core.diagnostics import ess, rhat
 
@@ -227,10 +225,8 @@ def diagnostics_dataset(variables: Mapping[str, Any], coords: Mapping[str, Any])
     for name, (dims, values, _) in variables.items():
         if name in ("theta", "sroc"):
             continue
-        tail = np.asarray(array_stats.ess(values, method="tail", prob=(0.05, 0.95),
-                                          chain_axis=0, draw_axis=1))
         diag[name] = (("diagnostic",) + dims[2:],
-                      np.stack([rhat(values, "rank"), ess(values, "bulk"), tail]),
+                      np.stack([rhat(values, "rank"), ess(values, "bulk"), ess(values, "tail")]),
                       {"long_name": f"diagnostics of {name}"})
     return box.make_dataset(diag, coords, {
         "r_hat_method": "rank", "ess_method": "bulk",

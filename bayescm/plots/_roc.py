@@ -179,6 +179,35 @@ def _draw_bands(ax: Axes, grid: np.ndarray, rows: np.ndarray, prob: float, bands
     return np.asarray(b["mean"])
 
 
+def _draw_curves(ax: Axes, idata: xr.DataTree, post: xr.Dataset, curve: tuple[str, str],
+                 scalar: tuple[str, str], names: Sequence[Any], prob: float,
+                 bands: tuple[str, ...], steps: tuple[str, str] | None,
+                 drawstyle: str = "default") -> None:
+    """Each classifier's mean curve with its bands, its summary number and the observed curve.
+
+    ``curve`` is (variable, grid dim), ``scalar`` (variable, short name) of the number shown with
+    its HDI in the legend, ``steps`` the x and y keys of :func:`_staircases` for the empirical
+    curve (None: not drawn).
+    """
+    info = info_of(idata, scalar[0])
+    grid = np.asarray(post[curve[1]].values, dtype=float)
+    single = len(names) == 1
+    for i, name in enumerate(names):
+        color, key = f"C{i % 10}", name or "A"
+        rows = curve_rows(pick(post[curve[0]], name), curve[1])
+        mean = _draw_bands(ax, grid, rows, prob, bands, color, key, i == 0, single)
+        m, lo, hi, obs = scalar_summary(idata, scalar[0], name, prob)
+        text = f"{scalar[1]} {interval_text(m, lo, hi, info)}"
+        if obs is not None:
+            text += f", observed {format_value(obs, info)}"
+        ax.plot(grid, mean, color=color, lw=2, gid=f"mean:{key}", label=label_for(name, text))
+        items = _items(idata, name) if steps is not None else None
+        if items is not None and steps is not None:
+            line = _staircases(*items)
+            _observed_line(ax, line[steps[0]], line[steps[1]], OBSERVED_COLOR if single
+                           else color, key, i == 0, drawstyle=drawstyle)
+
+
 def _observed_line(ax: Axes, x: np.ndarray, y: np.ndarray, color: str, key: str, label: bool,
                    drawstyle: str = "default") -> None:
     """The empirical curve: a thin dotted staircase above the bands."""
@@ -264,23 +293,10 @@ def plot_roc(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | Non
     prob = hdi_prob_of(idata, hdi_prob)
     info = info_of(idata, "auc")
     ax = new_axes(ax, figsize=(5.4, 4.8))
-    grid = np.asarray(post["fpr"].values, dtype=float)
     ax.plot([0, 1], [0, 1], color="0.55", lw=0.9, ls=":", gid="chance",
             label=f"chance (AUC {format_value(0.5, info)})")
-    for i, name in enumerate(names):
-        color, key = f"C{i % 10}", name or "A"
-        rows = curve_rows(pick(post["roc"], name), "fpr")
-        mean = _draw_bands(ax, grid, rows, prob, chosen, color, key, i == 0, len(names) == 1)
-        m, lo, hi, obs = scalar_summary(idata, "auc", name, prob)
-        text = f"AUC {interval_text(m, lo, hi, info)}"
-        if obs is not None:
-            text += f", observed {format_value(obs, info)}"
-        ax.plot(grid, mean, color=color, lw=2, gid=f"mean:{key}", label=label_for(name, text))
-        items = _items(idata, name) if observed else None
-        if items is not None:
-            steps = _staircases(*items)
-            _observed_line(ax, steps["fpr"], steps["tpr"], OBSERVED_COLOR if len(names) == 1
-                           else color, key, i == 0)
+    _draw_curves(ax, idata, post, ("roc", "fpr"), ("auc", "AUC"), names, prob, chosen,
+                 ("fpr", "tpr") if observed else None)
     _unit_axes(ax, "fpr", "tpr", idata)
     ax.set_aspect("equal")
     ax.set_title("ROC curve" if title is None else title)
@@ -333,26 +349,13 @@ def plot_pr(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | None
     prob = hdi_prob_of(idata, hdi_prob)
     info = info_of(idata, "average_precision")
     ax = new_axes(ax, figsize=(5.4, 4.8))
-    grid = np.asarray(post["recall"].values, dtype=float)
     items = _items(idata, names[0])
     if items is not None:
         prevalence = float(np.mean(items[0]))
         ax.axhline(prevalence, color="0.55", lw=0.9, ls=":", gid="baseline",
                    label=f"no skill: prevalence {format_value(prevalence, info)}")
-    for i, name in enumerate(names):
-        color, key = f"C{i % 10}", name or "A"
-        rows = curve_rows(pick(post["pr"], name), "recall")
-        mean = _draw_bands(ax, grid, rows, prob, chosen, color, key, i == 0, len(names) == 1)
-        m, lo, hi, obs = scalar_summary(idata, "average_precision", name, prob)
-        text = f"AP {interval_text(m, lo, hi, info)}"
-        if obs is not None:
-            text += f", observed {format_value(obs, info)}"
-        ax.plot(grid, mean, color=color, lw=2, gid=f"mean:{key}", label=label_for(name, text))
-        items = _items(idata, name) if observed else None
-        if items is not None:
-            steps = _staircases(*items)
-            _observed_line(ax, steps["recall"], steps["precision"], OBSERVED_COLOR
-                           if len(names) == 1 else color, key, i == 0, drawstyle="steps-pre")
+    _draw_curves(ax, idata, post, ("pr", "recall"), ("average_precision", "AP"), names, prob,
+                 chosen, ("recall", "precision") if observed else None, drawstyle="steps-pre")
     _unit_axes(ax, "tpr", "ppv", idata)
     ax.set_xlabel("recall (TPR)" + unit_suffix(info))
     ax.set_ylabel("precision (PPV)" + unit_suffix(info))
