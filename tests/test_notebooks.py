@@ -20,18 +20,22 @@ pytestmark = pytest.mark.slow
 
 
 def text_outputs(nb) -> list[list[str]]:
-    """Per code cell, its stdout and plain-text results, without memory addresses."""
+    """Per code cell, its whole stdout and its plain-text results, without memory addresses.
+
+    The kernel may split one cell's printing into several stream chunks, differently from run
+    to run; the text a reader sees is their concatenation, so that is what is compared.
+    """
     cells = []
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
-        parts = []
+        stdout, results = [], []
         for out in cell.get("outputs", []):
             if out.get("output_type") == "stream" and out.get("name") == "stdout":
-                parts.append(out["text"])
+                stdout.append(out["text"])
             elif out.get("output_type") in ("execute_result", "display_data"):
-                parts.append(out.get("data", {}).get("text/plain", ""))
-        cells.append([re.sub(r" at 0x[0-9a-fA-F]+", "", p) for p in parts])
+                results.append(out.get("data", {}).get("text/plain", ""))
+        cells.append([re.sub(r" at 0x[0-9a-fA-F]+", "", p) for p in ("".join(stdout), *results)])
     return cells
 
 
