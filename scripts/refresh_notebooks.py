@@ -2,7 +2,9 @@
 
 ``python scripts/refresh_notebooks.py [NAME ...]`` (from the repository root, with the test
 extra installed): the stored outputs (tables, printed numbers, figures) are then what the code
-draws today. Notebooks run in their own folder, with the Agg backend and a fixed kernel.
+draws today. Notebooks run in their own folder, with a fixed kernel and the inline backend, so
+every figure is stored as a PNG next to the code that drew it; ``tests/test_notebooks.py``
+runs them the same way (:func:`execute`) and fails when the stored text differs.
 """
 
 from __future__ import annotations
@@ -28,13 +30,23 @@ def scrub(nb: nbformat.NotebookNode) -> None:
                 out["text"] = _CELL_FILE.sub(r"<cell>:\1", out["text"])
 
 
-def refresh(path: Path) -> None:
-    """Execute ``path`` and write it back with its new outputs."""
+INLINE = "module://matplotlib_inline.backend_inline"
+"""The backend the notebooks are run with: figures become PNG outputs of their cells."""
+
+
+def execute(path: Path) -> nbformat.NotebookNode:
+    """Run the notebook at ``path`` top to bottom in its folder and return it with outputs."""
     nb = nbformat.read(path, as_version=4)
-    os.environ.setdefault("MPLBACKEND", "Agg")
+    os.environ["MPLBACKEND"] = INLINE
     NotebookClient(nb, timeout=900, kernel_name="python3",
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     scrub(nb)
+    return nb
+
+
+def refresh(path: Path) -> None:
+    """Execute ``path`` and write it back with its new outputs."""
+    nb = execute(path)
     nbformat.write(nb, path)
     print(f"refreshed {path.name}")
 

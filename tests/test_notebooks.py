@@ -8,15 +8,32 @@ Sampler chatter and warnings (stderr) and memory addresses are left out of the c
 
 from __future__ import annotations
 
-import os
+import importlib.util
 import re
 from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 
 pytestmark = pytest.mark.slow
+
+
+def refresher():
+    """``scripts/refresh_notebooks.py`` as a module: the test runs notebooks as it does."""
+    spec = importlib.util.spec_from_file_location("refresh_notebooks",
+                                                  ROOT / "scripts" / "refresh_notebooks.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def images(nb) -> list[int]:
+    """Per code cell, how many PNG figures it shows."""
+    return [sum("image/png" in out.get("data", {}) for out in cell.get("outputs", []))
+            for cell in nb.cells if cell.cell_type == "code"]
 
 
 def text_outputs(nb) -> list[list[str]]:
@@ -42,14 +59,9 @@ def text_outputs(nb) -> list[list[str]]:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs_and_its_outputs_are_fresh(path, tmp_path):
     import nbformat
-    from nbclient import NotebookClient
 
     stored = nbformat.read(path, as_version=4)
-    nb = nbformat.read(path, as_version=4)
-    os.environ.setdefault("MPLBACKEND", "Agg")
-    client = NotebookClient(nb, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}})
-    client.execute()
+    nb = refresher().execute(path)
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
               if o.get("output_type") == "error"]
     assert not errors
@@ -58,3 +70,8 @@ def test_notebook_runs_and_its_outputs_are_fresh(path, tmp_path):
         assert a == b, (f"{path.name}, code cell {i + 1}: the stored output differs from a fresh "
                         f"run; run python scripts/refresh_notebooks.py {path.stem} and commit.\n"
                         f"stored: {b!r}\nfresh:  {a!r}")
+    assert images(nb) == images(stored), (
+        f"{path.name}: the stored figures are not those a fresh run draws (PNGs per code cell "
+        f"{images(stored)} stored, {images(nb)} fresh); run python scripts/refresh_notebooks.py "
+        f"{path.stem} and commit.")
+    assert sum(images(nb)) > 0, f"{path.name}: a lesson without a single figure"
