@@ -172,7 +172,8 @@ def cells_from_metrics(values: Mapping[str, float]) -> dict[str, float]:
         given = ", ".join(f"{n} = {values[k]}" for n, k in zip(names, values, strict=True))
         raise ValueError(
             f"No confusion matrix has {given}: the solution needs {bad} (negative). The values "
-            "are inconsistent; check them (e.g. accuracy cannot exceed what TPR and PPV allow)."
+            "are inconsistent; check them (e.g. accuracy always lies between TPR and TNR, "
+            "and PPV between the prevalence and 1 for an informative classifier)."
         )
     return {c: float(v) for c, v in zip(CELLS, x, strict=True)}
 
