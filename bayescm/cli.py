@@ -16,7 +16,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -31,6 +31,9 @@ from bayescm.cli_common import (
     probability,
     progress,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["main"]
 
@@ -120,14 +123,33 @@ def _analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+def analyze_figure(idata: Any, metrics: Sequence[str] | None = None) -> Figure:
+    """The figure of ``bayescm analyze --plot``: the spec runner's ``"posterior"`` figure.
+
+    Drawn by :mod:`bayescm.plots` like every figure of the package: densities with their HDI
+    and observed value (per-class metrics as forests; a multiclass fit's overview by default).
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.cli import analyze_figure
+    >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2), draws=200)
+    >>> [ax.get_title() for ax in analyze_figure(idata).axes]
+    ['Accuracy', 'TPR', 'TNR', 'BM']
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    from bayescm.io.runner import figure
+
+    return figure(idata, "posterior", list(metrics) if metrics else None)
+
+
 def _plot(idata: Any, path: str, metrics: Sequence[str] | None) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     from bayescm.core.files import atomic_write
-    from bayescm.io.runner import figure
 
-    fig = figure(idata, "posterior", list(metrics) if metrics else None)
+    fig = analyze_figure(idata, metrics)
     suffix = Path(path).suffix.lstrip(".").lower() or "png"
     try:
         atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=120, format=suffix))

@@ -60,6 +60,22 @@ def test_every_builtin_metric_has_consistent_metadata(kind, metric):
     assert metric.reference == {"signed": 0.0, "ratio": 1.0}.get(
         metric.scale, 0.5 if metric.name == "auc" else None)
     assert metric.info.display_name == metric.display_name
+    # a short axis label: no caveats, no variable names, and the same in the info
+    assert metric.label and metric.info.label == metric.label
+    assert len(metric.label) <= 57 and "_" not in metric.label and ";" not in metric.label
+    assert "ordered classes" not in metric.label and "skipped" not in metric.label
+
+
+def test_short_labels_drop_caveats_and_keep_synonyms():
+    assert metric_info("tpr").label == "true positive rate (sensitivity)"
+    assert metric_info("tpr_macro", "multiclass").label == "true positive rate (macro)"
+    assert metric_info("kappa_quadratic", "multiclass").label == "quadratically weighted kappa"
+    assert metric_info("bacc", "multiclass").label == "balanced accuracy"
+    assert metric_info("mcc", "multiclass").label == "Matthews correlation coefficient"
+    assert metric_info("acc_diff", "multiclass").label == "accuracy: A - B"
+    assert "true positives" not in metric_info("prevalence").long_name  # not the TP cell
+    assert bcm.Metric("nb", lambda tp, fn, fp, tn: tp, label="net benefit").info.label == (
+        "net benefit")
 
 
 def _theta(k: int, n: int, seed: int) -> np.ndarray:

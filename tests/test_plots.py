@@ -9,10 +9,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from matplotlib.colors import to_hex, to_rgba
 
 import bayescm as bcm
 from bayescm import plots
+from bayescm.core.stats import hdi
 from bayescm.io.datasets import literature_matrices
+from bayescm.plots._style import OKABE_ITO, format_probability, probability_is, readable
 
 
 @pytest.fixture(autouse=True)
@@ -170,7 +173,7 @@ def test_plot_priors_side_by_side(tmp_path):
     sens = bcm.prior_sensitivity(cm, ["laplace", "jeffreys"], draws=500, random_seed=0)
     fig = plots.plot_priors(sens, ["tpr", "bm"])
     _png(fig, tmp_path)
-    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]  # one legend under the grid
     assert labels == ["laplace", "jeffreys"]
     # a Laplace prior on TPR is flat: its density is about 1 everywhere inside
     lap = _by_gid(fig.axes[0], "prior:laplace")
@@ -199,9 +202,12 @@ def test_plot_paired(tmp_path):
     assert rope.get_x() == pytest.approx(-0.01)
     assert rope.get_x() + rope.get_width() == pytest.approx(0.01)
     comp = res["comparison"]
-    text = _by_gid(ax, "probabilities").get_text()
-    assert f"P(A better) = {float(comp['p_a_better'].sel(metric='acc')):.1%}" in text
-    assert f"P(B better) = {float(comp['p_b_better'].sel(metric='acc')):.1%}" in text
+    # the probabilities close the legend, beside the axes (clear of the ROPE band)
+    text = "\n".join(t.get_text() for t in ax.get_legend().get_texts())
+    assert probability_is("P(A better)", float(comp["p_a_better"].sel(metric="acc"))) in text
+    assert probability_is("P(B better)", float(comp["p_b_better"].sel(metric="acc"))) in text
+    assert "95 % HDI [+2.3 pp, +5.8 pp]" in text  # a difference in percentage points
+    assert _by_gid(ax, "reference").get_xdata()[0] == 0
     with pytest.raises(KeyError, match="metrics compared: acc"):
         plots.plot_paired(res, "mcc")
 
@@ -242,7 +248,9 @@ def test_overlays_of_classes_and_classifiers(batch_fit):
                     draws=500)
     ax = plots.plot_metric(multi, "tpr", class_=["0", "2"])
     assert ax.get_title() == "TPR by class"
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["0", "2"]
+    # the series, then what the bars and dotted lines are (every mark explained)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "0", "2", "95 % HDI (bars)", "observed"]
     table = bcm.summary(multi, var_names=["tpr"])
     seg = _by_gid(ax, "hdi:2").get_segments()[0]
     assert seg[0][0] == pytest.approx(table.loc["tpr[2]", "hdi_lower"])
@@ -276,3 +284,104 @@ def test_error_rates_sort_best_at_the_top(batch_fit):
     ax = plots.plot_forest(idata, "err")
     means = idata["posterior"]["err"].mean(("chain", "draw")).to_series()
     assert ax.get_yticklabels()[-1].get_text() == means.idxmin()
+
+
+# ---------------------------------------------------------------- issue 17: fit to publish
+def test_ratio_hdi_is_computed_and_labelled_on_the_log_scale(cocaine_fit):
+    ax = plots.plot_metric(cocaine_fit, "lr_plus")
+    x = cocaine_fit["posterior"]["lr_plus"].values.reshape(-1)
+    lo, hi = np.exp(hdi(np.log(x), 0.95))
+    fill = _by_gid(ax, "hdi")
+    assert fill.get_label() == (f"95 % HDI [{readable(lo)}, {readable(hi)}], "
+                                f"×{readable(hi / lo)}")
+    mu = _by_gid(ax, "mu").get_text()
+    assert mu == f"MU ×{readable(hi / lo)}" and "=" not in mu
+    assert ax.get_xscale() == "log"
+    assert 1.0 in [line.get_xdata()[0] for line in ax.get_lines() if line.get_gid() == "reference"]
+    dor = plots.plot_metric(cocaine_fit, "dor")
+    assert "e+" not in _by_gid(dor, "hdi").get_label()  # 1,700, not 1.7e+03
+
+
+def test_infinite_and_zero_observed_values_are_noted(cocaine_fit):
+    legend = plots.plot_metric(cocaine_fit, "dor").get_legend()
+    assert "observed: ∞ (FN = 0)" in [t.get_text() for t in legend.get_texts()]
+    fig = plots.plot_metrics(cocaine_fit, ["lr_minus", "dor", "tpr"])
+    notes = {ax.get_title(): [t.get_text() for t in ax.texts if t.get_gid() == "observed_note"]
+             for ax in fig.axes}
+    assert notes == {"LR−": ["observed: 0 (FN = 0)"], "DOR": ["observed: ∞ (FN = 0)"],
+                     "TPR": []}
+    undefined = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=0, fn=0, tn=6, fp=2), draws=200,
+                        random_seed=0)
+    ax = plots.plot_metric(undefined, "tpr", legend=False)
+    assert [t.get_text() for t in ax.texts if t.get_gid() == "observed_note"] == [
+        "observed: undefined (0/0)"]
+
+
+def test_multiclass_default_is_a_curated_overview(tmp_path):
+    cm = bcm.ConfusionMatrix([[30, 8, 2], [6, 25, 9], [1, 7, 22]], labels=["lo", "mid", "hi"],
+                             ordered=True)
+    idata = bcm.fit(cm, draws=500, random_seed=0)
+    fig = plots.plot_metrics(idata)
+    _png(fig, tmp_path)
+    assert [ax.get_title() for ax in fig.axes] == [
+        "Accuracy", "Quadratic kappa", "F1 (macro)", "F1 (micro)", "TPR of 3 classes",
+        "PPV of 3 classes"]
+    recall = fig.axes[4]  # the classes in their order, the first at the top
+    assert [t.get_text() for t in recall.get_yticklabels()] == ["hi", "mid", "lo"]
+    labels = [ax.get_xlabel() for ax in fig.axes]
+    assert all(len(label) <= 45 for label in labels), labels
+    assert labels[2] == "F1 score (macro) (%)"
+    assert len(fig.legends) == 1
+
+
+def test_figsize_is_honoured_and_conflicts_are_refused(cocaine_fit, batch_fit):
+    ax = plots.plot_metric(cocaine_fit, "tpr", figsize=(3.5, 2.6))
+    assert tuple(ax.figure.get_size_inches()) == pytest.approx((3.5, 2.6))
+    fig = plots.plot_metrics(cocaine_fit, ["tpr", "tnr"], figsize=(7.0, 3.0))
+    assert tuple(fig.get_size_inches()) == pytest.approx((7.0, 3.0))
+    forest = plots.plot_forest(batch_fit, "bm", figsize=(4.0, 6.0))
+    assert tuple(forest.figure.get_size_inches()) == pytest.approx((4.0, 6.0))
+    with pytest.raises(ValueError, match="not both"):
+        plots.plot_metric(cocaine_fit, "tpr", ax=ax, figsize=(3, 2))
+    with pytest.raises(ValueError, match="figsize"):
+        plots.plot_metric(cocaine_fit, "tpr", figsize=(0, 2))
+
+
+def test_theta_rates_of_a_binary_fit_and_colours_scaled_to_the_data(cocaine_fit):
+    ax = plots.plot_theta(cocaine_fit, var="rates")
+    image = _by_gid(ax, "theta_mean")
+    rows = np.asarray(image.get_array()).sum(axis=1)
+    np.testing.assert_allclose(rows, 100.0)  # P(predicted | true): rows sum to one
+    assert image.get_clim()[1] == pytest.approx(float(np.max(image.get_array())))
+    assert all(t.get_fontsize() >= 8 for t in ax.texts)
+    with pytest.raises(ValueError, match="'theta'"):
+        plots.plot_theta(cocaine_fit, var="cells")
+
+
+def test_a_second_power_curve_is_told_apart():
+    sizes = np.array([10, 100, 1000])
+    ax = plots.plot_sample_size({"n": sizes, "mu": [0.5, 0.2, 0.06]}, label="a")
+    plots.plot_sample_size({"n": sizes, "mu": [0.45, 0.18, 0.05]}, ax=ax, rule=False, label="b")
+    first, second = _by_gid(ax, "mu"), _by_gid(ax, "mu:1")
+    assert first.get_color() != second.get_color()
+    assert first.get_marker() != second.get_marker()
+    assert [t.get_text() for t in ax.get_legend().get_texts()][-1] == "b"
+
+
+def test_probabilities_near_certainty_are_not_rounded_to_it():
+    assert format_probability(0.99996) == ">99.9 %"
+    assert format_probability(0.00004) == "<0.1 %"
+    assert format_probability(1.0) == "100.0 %"
+    with bcm.rc_context({"plot.units": "proportion"}):
+        assert format_probability(0.99996) == ">0.999"
+
+
+def test_every_mark_uses_the_colour_blind_safe_palette(cocaine_fit, batch_fit):
+    allowed = {c.lower() for c in OKABE_ITO}
+    axes = [plots.plot_metric(cocaine_fit, "tpr", prior=True),
+            plots.plot_forest(batch_fit, "bm"),
+            plots.plot_metric(batch_fit, "bm", classifier=["5b", "6a", "7a"])]
+    for ax in axes:
+        for line in ax.get_lines():
+            rgb = to_rgba(line.get_color())[:3]
+            assert max(rgb) - min(rgb) < 0.02 or to_hex(rgb) in allowed, to_hex(rgb)

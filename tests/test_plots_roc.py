@@ -16,6 +16,7 @@ from bayescm import plots
 from bayescm.core.stats import hdi
 from bayescm.models.roc import curve_bands
 from bayescm.models.scores import ScoresModel
+from bayescm.plots._style import probability_is
 
 
 @pytest.fixture(autouse=True)
@@ -154,7 +155,7 @@ def test_plot_delta_auc_title_hdi_and_zero(pair, tmp_path):
     ax = plots.plot_delta_auc(pair, "B", "A")
     _png(ax, tmp_path, "delta.png")
     p = bcm.prob_superior(pair, "B", "A", metric="auc")
-    assert ax.get_title() == f"AUC: B - A, P(B > A) = {p:.1%}"
+    assert ax.get_title() == f"AUC: B - A, {probability_is('P(B > A)', p)}"
     diff = (pair["posterior"]["auc"].sel(classifier="B")
             - pair["posterior"]["auc"].sel(classifier="A")).values.reshape(-1)
     lo, hi = hdi(diff, 0.95)

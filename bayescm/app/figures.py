@@ -2,9 +2,10 @@
 
 Figures are made with :class:`matplotlib.figure.Figure` directly (not pyplot), so drawing works
 in worker threads whatever matplotlib backend the process uses, and nothing is left open in
-pyplot's registry. Drawing happens under one lock with the app's style: proportions (not per
-cent, matching the tables) and the Okabe-Ito palette, which stays distinguishable with the
-common colour-vision deficiencies (posterior blue ``C0``, observed vermilion ``C3``).
+pyplot's registry; their grids are :mod:`bayescm.plots`' own (one plotting system). Drawing
+happens under one lock with the app's style: proportions (not per cent, matching the tables)
+and the plots' Okabe-Ito palette, which stays distinguishable with the common colour-vision
+deficiencies.
 """
 
 from __future__ import annotations
@@ -15,15 +16,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-import numpy as np
-
 __all__ = ["OKABE_ITO", "PLOT_LOCK", "app_style", "grid_figure", "metric_grid_png", "png",
            "single_png"]
 
-OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
-             "#000000"]
-"""Okabe & Ito's colour-blind-safe palette, ordered so that matplotlib's ``C0`` is blue,
-``C1`` orange and ``C3`` vermilion (the colours bayescm's plots use by name)."""
+from bayescm.plots._style import OKABE_ITO  # the plots' palette (re-exported)
 
 PLOT_LOCK = threading.RLock()
 """Serialises drawing: matplotlib's settings are global to the process."""
@@ -55,6 +51,8 @@ def grid_figure(n: int, ncols: int = 3, panel: tuple[float, float] = (3.4, 2.5)
                 ) -> tuple[Any, list[Any]]:
     """A figure of ``n`` panels in rows of ``ncols``, a short last row centred.
 
+    The plots' grid (:func:`bayescm.plots._grid.grid`) on a figure outside pyplot.
+
     Examples
     --------
     >>> from bayescm.app.figures import grid_figure
@@ -62,19 +60,9 @@ def grid_figure(n: int, ncols: int = 3, panel: tuple[float, float] = (3.4, 2.5)
     >>> len(axes), [round(float(v), 1) for v in fig.get_size_inches()]
     (5, [10.2, 5.4])
     """
-    from matplotlib.figure import Figure
+    from bayescm.plots._grid import grid
 
-    ncols = max(1, min(ncols, n))
-    nrows = int(np.ceil(n / ncols))
-    fig = Figure(figsize=(panel[0] * ncols, panel[1] * nrows + 0.4), layout="constrained")
-    spec = fig.add_gridspec(nrows, 2 * ncols)
-    axes = []
-    for i in range(n):
-        row, col = divmod(i, ncols)
-        in_row = ncols if row < nrows - 1 else n - ncols * (nrows - 1)
-        start = (ncols - in_row) + 2 * col
-        axes.append(fig.add_subplot(spec[row, start:start + 2]))
-    return fig, axes
+    return grid(n, None, ncols, panel, pyplot=False)
 
 
 def png(fig: Any, dpi: int = 110) -> bytes:

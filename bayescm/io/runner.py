@@ -15,7 +15,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-import numpy as np
 import xarray as xr
 
 from bayescm.analyses.summary import informedness, resolve_var_names, summary
@@ -57,9 +56,10 @@ class OutputPlan(Protocol):
 
 DEFAULT_FIGURE_METRICS = {
     "binary": ("acc", "tpr", "tnr", "bm"),
-    "multiclass": ("acc", "bacc", "kappa", "mcc"),
+    "multiclass": ("acc", "kappa", "f1_macro", "f1_micro", "tpr", "ppv"),
 }
-"""Metrics drawn when neither the figure nor the fit names any."""
+"""Metrics drawn when neither the figure nor the fit names any (a multiclass fit: the plots'
+overview, with the quadratic kappa for ordered classes)."""
 
 def figure_metrics(idata: xr.DataTree, metrics: Sequence[str] | None = None) -> list[str]:
     """The posterior variables to draw: ``metrics``, else the fit's selection, else a default.
@@ -76,8 +76,11 @@ def figure_metrics(idata: xr.DataTree, metrics: Sequence[str] | None = None) -> 
         return resolve_var_names(idata, list(metrics))
     present = set(box.get_group(idata, "posterior").data_vars)
     chosen = box.read_json_attr(idata, "metrics") if "metrics" in idata.attrs else []
+    from bayescm.plots._grid import overview
+
     kind = registry.kind_of(idata)
-    default = [m for m in DEFAULT_FIGURE_METRICS.get(kind.metric_family, ()) if m in present]
+    default = (overview(idata) if kind.metric_family == "multiclass" else
+               [m for m in DEFAULT_FIGURE_METRICS.get(kind.metric_family, ()) if m in present])
     if default and len(chosen) > len(default):
         return default
     return [m for m in chosen if m in present][:6] or default
@@ -132,24 +135,11 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
     if not names:
         raise ValueError("No metric to draw.")
     prob = hdi_prob_for(hdi_prob, idata)
-    post = box.get_group(idata, "posterior")
     if kind == "posterior":
         return _posterior_figure(idata, names, prob)
-    from bayescm.plots import plot_forest
-    from bayescm.plots._forest import shown_rows
-    from bayescm.plots._grid import grid
+    from bayescm.plots._grid import plot_forests
 
-    rows = [int(np.prod([post[n].sizes[d] for d in post[n].dims if d not in box.SAMPLE_DIMS]))
-            for n in names]
-    fig, axes = grid(len(names), None, min(len(names), 3),
-                     panel=(4.2, 0.8 + 0.28 * shown_rows(max(rows))))  # as many as are drawn
-    for ax, name in zip(axes, names, strict=True):
-        many = any(d in post[name].dims for d in ("classifier", "class"))
-        plot_forest(idata, name if many else [name], ax=ax, hdi_prob=prob, legend=False)
-        ax.xaxis.label.set_fontsize(8)
-        ax.title.set_fontsize(9)
-    _forest_legend(fig, prob)
-    return fig
+    return plot_forests(idata, names, hdi_prob=prob)
 
 
 @keyword_checked
@@ -171,9 +161,8 @@ def scores_figure(idata: xr.DataTree, kind: str, hdi_prob: float | None = None) 
     'AUC: B - A'
     >>> import matplotlib.pyplot as plt; plt.close(fig)
     """
-    import matplotlib.pyplot as plt
-
     from bayescm import plots
+    from bayescm.plots._grid import grid
     from bayescm.plots._roc import MAX_CURVES
 
     if kind not in SCORE_FIGURES:
@@ -193,14 +182,9 @@ def scores_figure(idata: xr.DataTree, kind: str, hdi_prob: float | None = None) 
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     if len(pairs) > MAX_PAIR_PANELS:
         pairs = [(names[0], b) for b in names[1:MAX_PAIR_PANELS + 1]]
-    ncols = min(3, len(pairs))
-    nrows = -(-len(pairs) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, 3.4 * nrows),
-                             layout="constrained", squeeze=False)
-    for ax, (a, b) in zip(axes.flat, pairs, strict=False):
+    fig, axes = grid(len(pairs), None, 3, (5.2, 3.4))  # a short last row centred
+    for ax, (a, b) in zip(axes, pairs, strict=True):
         plots.plot_delta_auc(idata, b, a, ax=ax, hdi_prob=hdi_prob)
-    for ax in list(axes.flat)[len(pairs):]:
-        ax.set_visible(False)
     return fig
 
 
@@ -251,22 +235,10 @@ def _posterior_figure(idata: xr.DataTree, names: list[str], prob: float) -> Figu
     classifiers = ([str(v) for v in post["classifier"].values][:MAX_OVERLAY]
                    if "classifier" in dims else None)
     classes = None
-    if "class" in dims:
+    if "class" in dims and classifiers is not None:  # else per-class metrics are forests
         room = MAX_OVERLAY // len(classifiers) if classifiers else MAX_OVERLAY
         classes = [str(v) for v in post["class"].values][:max(1, room)]
-    return plot_metrics(idata, names, hdi_prob=prob, classifier=classifiers, class_=classes,
-                        ncols=min(3, len(names)))
-
-
-def _forest_legend(fig: Figure, prob: float) -> None:
-    """One legend under the forest panels for the marks they share."""
-    from matplotlib.lines import Line2D
-
-    handles = [Line2D([], [], color="C0", lw=2, label=f"{100 * prob:g} % HDI"),
-               Line2D([], [], color="C0", marker="o", ls="", label="posterior mean"),
-               Line2D([], [], color="C3", marker="x", ls="", label="observed value")]
-    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), frameon=False,
-               fontsize=8)
+    return plot_metrics(idata, names, hdi_prob=prob, classifier=classifiers, class_=classes)
 
 
 @keyword_checked

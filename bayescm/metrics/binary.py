@@ -93,7 +93,7 @@ def _m(name: str, func: Callable[..., Any], long_name: str, aliases: Sequence[st
 
 
 _BINARY = [
-    _m("prevalence", lambda tp, fn, fp, tn: tp + fn, "prevalence (share of true positives)",
+    _m("prevalence", lambda tp, fn, fp, tn: tp + fn, "prevalence (share of actual positives)",
        ["prev", "base_rate"], None, display="Prevalence"),
     _m("bias", lambda tp, fn, fp, tn: tp + fp, "bias (predicted positive rate)",
        ["predicted_positive_rate", "ppr", "detection_prevalence"], None, display="Bias"),

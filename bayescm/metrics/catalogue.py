@@ -291,9 +291,11 @@ def _difference(info: MetricInfo, name: str) -> MetricInfo:
     width = hi - lo
     if info.proportional:
         return MetricInfo(name, f"{info.display_name} difference", f"{info.long_name}: A - B",
-                          "signed", (-width, width), 0.0, info.higher_is_better)
+                          "signed", (-width, width), 0.0, info.higher_is_better,
+                          f"{info.label}: A - B")
     return MetricInfo(name, f"{info.display_name} difference", f"{info.long_name}: A - B",
-                      "unbounded", (-np.inf, np.inf), 0.0, info.higher_is_better)
+                      "unbounded", (-np.inf, np.inf), 0.0, info.higher_is_better,
+                      f"{info.label}: A - B")
 
 
 def evaluate(metrics: Sequence[Metric], inputs: tuple[Any, ...], shape: tuple[int, ...]

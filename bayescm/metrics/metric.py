@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["SCALES", "Metric", "MetricInfo", "RESERVED"]
+__all__ = ["SCALES", "Metric", "MetricInfo", "RESERVED", "short_label"]
 
 _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 RESERVED = frozenset({"chain", "draw", "classifier", "true_class", "pred_class", "class",
@@ -44,6 +44,44 @@ SCALES: dict[str, tuple[tuple[float, float], float | None]] = {
 """
 
 
+_PAREN = re.compile(r"\s*\(([^()]*)\)")
+_LABEL_MAX = 24
+"""Longest parenthesised remark an axis label keeps ("(sensitivity)", "(TPR + TNR - 1)")."""
+
+
+def short_label(long_name: str) -> str:
+    """An axis label from a long name: parenthesised caveats and variable names left out.
+
+    Remarks in parentheses stay when they are short and plain (a synonym, a formula); long
+    ones, and those with a comma, a semicolon, an underscore or a bar, are caveats for the
+    documentation and go, as does a ``|...|`` formula.
+
+    Examples
+    --------
+    >>> from bayescm.metrics.metric import short_label
+    >>> short_label("true positive rate (sensitivity)")
+    'true positive rate (sensitivity)'
+    >>> short_label("balanced accuracy (mean recall; classes where it is undefined (0/0) "
+    ...             "are skipped)")
+    'balanced accuracy'
+    >>> short_label("Matthews correlation coefficient (Gorodkin's R_K)")
+    'Matthews correlation coefficient'
+    """
+    text = re.sub(r"\s*\|[^|]*\|", "", long_name)
+
+    def drop(match: re.Match[str]) -> str:
+        inner = match.group(1)
+        if len(inner) > _LABEL_MAX or re.search(r"[;,_|]", inner):
+            return ""
+        # kept: its brackets hidden from the next pass (over the groups around it)
+        return match.group(0).replace("(", "\x00").replace(")", "\x01")
+
+    previous = None
+    while previous != text:
+        previous, text = text, _PAREN.sub(drop, text)
+    return text.replace("\x00", "(").replace("\x01", ")").strip() or long_name
+
+
 @dataclass(frozen=True)
 class MetricInfo:
     """How to name and show a quantity: the metadata of a :class:`Metric` without its function.
@@ -65,6 +103,15 @@ class MetricInfo:
         1 for ratios), or None.
     higher_is_better : bool or None
         Direction (None for descriptive quantities).
+    label : str
+        A short axis label ("true positive rate (sensitivity)", "F1 score (macro)"): the long
+        name without its caveats (:func:`short_label`) unless given.
+
+    Examples
+    --------
+    >>> from bayescm.metrics import metric_info
+    >>> metric_info("tpr_macro", "multiclass").label
+    'true positive rate (macro)'
     """
 
     name: str
@@ -74,6 +121,11 @@ class MetricInfo:
     support: tuple[float, float]
     reference: float | None = None
     higher_is_better: bool | None = None
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.label:
+            object.__setattr__(self, "label", short_label(self.long_name))
 
     @property
     def lower(self) -> float:
@@ -158,6 +210,8 @@ class Metric:
         (-inf, inf)).
     reference : float, optional
         Value drawn as a reference line; default the scale's (0 for signed, 1 for ratios).
+    label : str, optional
+        Short axis label; default the long name without its caveats (:func:`short_label`).
 
     Examples
     --------
@@ -186,6 +240,7 @@ class Metric:
     scale: str = "unbounded"
     support: tuple[float, float] | None = None
     reference: float | None = None
+    label: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME_RE.match(self.name):
@@ -202,6 +257,8 @@ class Metric:
             object.__setattr__(self, "long_name", self.name)
         if not self.display_name:
             object.__setattr__(self, "display_name", self.name)
+        if not self.label:
+            object.__setattr__(self, "label", short_label(self.long_name))
         support, reference = _check_meta(self.name, self.scale, self.support, self.reference)
         object.__setattr__(self, "support", support)
         object.__setattr__(self, "reference", reference)
@@ -211,7 +268,7 @@ class Metric:
         """The metadata without the function."""
         assert self.support is not None  # __post_init__ fills in the scale's default
         return MetricInfo(self.name, self.display_name, self.long_name, self.scale,
-                          self.support, self.reference, self.higher_is_better)
+                          self.support, self.reference, self.higher_is_better, self.label)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # built-in metrics hold lambdas: they travel as a reference to their catalogue entry
@@ -229,7 +286,7 @@ class Metric:
                 "the top level of a module and pass that instead.") from None
         return (Metric, (self.name, self.func, self.long_name, self.aliases,
                          self.higher_is_better, self.kind, self.undefined, self.display_name,
-                         self.scale, self.support, self.reference))
+                         self.scale, self.support, self.reference, self.label))
 
     def __call__(self, *args: Any) -> np.ndarray:
         """Evaluate the metric, with 0/0 -> NaN and x/0 -> inf and no floating-point warnings.

@@ -28,13 +28,14 @@ estimate of a matrix with an empty row or column.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from bayescm.metrics.binary import BINARY_METRICS
-from bayescm.metrics.metric import Metric
+from bayescm.metrics.metric import Metric, short_label
 
 __all__ = [
     "AVERAGED",
@@ -274,8 +275,10 @@ def _overall() -> list[Metric]:
     def m(name: str, func: Callable[[Any], np.ndarray], long_name: str,
           aliases: tuple[str, ...] = (), higher: bool | None = True, undefined: str = "", *,
           display: str, scale: str = "proportion") -> Metric:
+        # "(ordered classes)" is a condition of use, not part of an axis label
         return Metric(name, func, long_name, aliases, higher, "multiclass", undefined,
-                      display_name=display, scale=scale)
+                      display_name=display, scale=scale,
+                      label=short_label(long_name.replace(" (ordered classes)", "")))
 
     return [
         m("acc", _acc, "accuracy", ("accuracy",), display="Accuracy"),
@@ -311,6 +314,11 @@ def _overall() -> list[Metric]:
     ]
 
 
+def _plain(long_name: str) -> str:
+    """A long name without its remark in parentheses: ``'true positive rate'``."""
+    return re.sub(r"\s*\(.*\)$", "", long_name)
+
+
 def _catalogue() -> dict[str, Metric]:
     out = {m.name: m for m in _overall()}
     for name in PER_CLASS:
@@ -322,7 +330,8 @@ def _catalogue() -> dict[str, Metric]:
             func, long_name = _share("pred"), "bias (share of each predicted class)"
         out[name] = Metric(name, func, long_name, b.aliases, b.higher_is_better, "per_class",
                            b.undefined, display_name=b.display_name, scale=b.scale,
-                           support=b.support, reference=b.reference)
+                           support=b.support, reference=b.reference,
+                           label="" if name in ("prevalence", "bias") else b.label)
     makers = {"macro": _macro, "weighted": _weighted, "micro": _micro}
     for name in AVERAGED:
         b = BINARY_METRICS[name]
@@ -335,7 +344,7 @@ def _catalogue() -> dict[str, Metric]:
                 f"{name}_{avg}", maker(name), f"{b.long_name}, {_AVERAGE_TEXT[avg]}", aliases,
                 b.higher_is_better, "multiclass", undefined,
                 display_name=f"{b.display_name} ({avg})", scale=b.scale, support=b.support,
-                reference=b.reference)
+                reference=b.reference, label=f"{_plain(b.long_name)} ({avg})")
     return out
 
 

@@ -11,18 +11,22 @@ import xarray as xr
 from bayescm.core import container as box
 from bayescm.core.stats import hdi
 from bayescm.core.validate import keyword_checked
+from bayescm.metrics import metric_info
 from bayescm.plots._common import (
     bounded_kde,
     draws_of,
-    format_value,
+    format_interval,
     format_width,
     hdi_prob_of,
     info_of,
     label_of,
     new_axes,
+    percent,
     percent_axis,
+    reference_line,
     unit_suffix,
 )
+from bayescm.plots._style import BLUE, GREY, MIN_FONT, probability_is
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -36,6 +40,16 @@ MAX_ROWS = 50
 MAX_RANKS = 20
 """Most rank columns drawn when ``top`` is not given (the first and last halves of a full
 table; the first ranks of a table cut with ``max_rank``)."""
+
+
+def _ranked_by(ranks: Any) -> tuple[str, str]:
+    """The metric ranked by (display name) and the order of the table's rows."""
+    if isinstance(ranks, pd.DataFrame):
+        metric = "accuracy" if "accuracy" in ranks else str(ranks.attrs.get("metric", ""))
+        order = "published order" if "published_rank" in ranks else "order of the table"
+    else:
+        metric, order = str(ranks.attrs.get("metric", "")), "order of the fit"
+    return (metric_info(metric, None).display_name if metric else ""), order
 
 
 def _rank_table(ranks: Any, top: int | None
@@ -90,7 +104,7 @@ def _positions(count: int, gap: tuple[int, np.ndarray] | None) -> np.ndarray:
 @keyword_checked
 def plot_rank_probabilities(
     ranks: Any, ax: Axes | None = None, prizes: Any = None, top: int | None = None, *,
-    max_rows: int | None = MAX_ROWS,
+    max_rows: int | None = MAX_ROWS, figsize: tuple[float, float] | None = None,
 ) -> Axes:
     """Heatmap of P(rank) for every classifier: a probabilistic leaderboard (paper Fig. 5).
 
@@ -101,6 +115,8 @@ def plot_rank_probabilities(
         :func:`bayescm.leaderboard` (``p_rank_<k>`` columns, ``expected_prize`` if prizes).
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure.
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     prizes : sequence of float, optional
         Prize for rank 1, 2, ...; the expected prize of each classifier,
         ``sum_r P(rank r) * prize_r``, is written beside its row.
@@ -158,13 +174,15 @@ def plot_rank_probabilities(
     shown = np.full((rows.size + (row_gap is not None), cols.size + (col_gap is not None)),
                     np.nan)
     shown[np.ix_(y, x)] = probs[np.ix_(rows, cols)]
-    ax = new_axes(ax, figsize=(1.5 + 0.45 * shown.shape[1], 1.2 + 0.35 * shown.shape[0]))
-    image = ax.imshow(100 * shown, cmap="Blues", vmin=0, vmax=100, aspect="auto",
+    ax = new_axes(ax, figsize, default=(1.5 + 0.45 * shown.shape[1], 1.2 + 0.35 * shown.shape[0]))
+    top_p = float(np.nanmax(shown)) if np.isfinite(shown).any() else 1.0
+    vmax = 100.0 * top_p  # the colours span the data: the most likely cell is the darkest
+    image = ax.imshow(100 * shown, cmap="Blues", vmin=0, vmax=vmax, aspect="auto",
                       gid="rank_probability")
     for (i, j), p in np.ndenumerate(probs[np.ix_(rows, cols)]):
         if p >= 0.005:
             ax.text(float(x[j]), float(y[i]), f"{100 * p:.0f}", ha="center", va="center",
-                    fontsize=7, color="white" if p > 0.6 else "black")
+                    fontsize=MIN_FONT, color="white" if 100 * p > 0.6 * vmax else "black")
     ticks = [str(r + 1) for r in cols]
     xlabel = "rank"
     if col_gap is not None:
@@ -178,7 +196,8 @@ def plot_rank_probabilities(
         labels.insert(row_gap[0], "")
     ax.set_yticks(range(shown.shape[0]), labels)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("classifier (published order)" if row_gap is None else
+    metric, order = _ranked_by(ranks)
+    ax.set_ylabel(f"classifier ({order})" if row_gap is None else
                   "classifier (by expected rank)")
     ax.figure.colorbar(image, ax=ax, label="P(rank) (%)", shrink=0.8)
     if expected is not None:
@@ -188,8 +207,8 @@ def plot_rank_probabilities(
                         textcoords="offset points", va="center", fontsize=8,
                         gid=f"expected_prize:{names[row]}")
         ax.annotate("expected\nprize", xy=(1.0, 1.0), xycoords="axes fraction",
-                    xytext=(4, 2), textcoords="offset points", va="bottom", fontsize=8)
-    title = "Probabilistic leaderboard: P(rank) in %"
+                    xytext=(4, 2), textcoords="offset points", va="bottom", fontsize=MIN_FONT)
+    title = f"P(rank by {metric}) in %" if metric else "P(rank) in %"
     if row_gap is not None:
         at, hidden = row_gap
         title += f"\nthe best and worst {at} of {n_cls:,} by expected rank"
@@ -197,13 +216,15 @@ def plot_rank_probabilities(
                 f"{exp_rank[hidden].min():,.0f} to {exp_rank[hidden].max():,.0f})",
                 transform=ax.get_yaxis_transform(), ha="center", va="center", fontsize=8,
                 style="italic", gid="not_shown")
-    ax.set_title(title, pad=22)
+    # above the prize column's two-line header, which may reach under a long title
+    ax.set_title(title, pad=30 if expected is not None else 6, fontsize=11)
     return ax
 
 
 @keyword_checked
 def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Axes | None = None,
-                rope: float | None = None, hdi_prob: float | None = None) -> Axes:
+                rope: float | None = None, hdi_prob: float | None = None, *,
+                figsize: tuple[float, float] | None = None) -> Axes:
     """Posterior of the difference A - B of one metric from :func:`bayescm.compare_paired`.
 
     Shades the HDI of the difference, draws the region of practical equivalence (ROPE) as a
@@ -217,6 +238,8 @@ def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Axes | None = None
         The metric whose difference to draw.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure.
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     rope : float, optional
         Half-width of the ROPE; default the one of the comparison.
     hdi_prob : float, optional
@@ -255,29 +278,30 @@ def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Axes | None = None
     # "better" follows the metric's direction: for error rates a smaller value is better
     higher_better = comp is None or float(comp["higher_is_better"].sel(metric=metric)) != 0.0
     sign = 1.0 if higher_better else -1.0
-    ax = new_axes(ax)
+    ax = new_axes(ax, figsize, default=(6.5, 3.2))
     grid, dens = bounded_kde(x, info.lower, info.upper)
-    ax.plot(grid, dens, color="C0", lw=2, gid="posterior")
+    ax.plot(grid, dens, color=BLUE, lw=2, gid="posterior", label="posterior of A - B")
     lo, hi = hdi(x, prob)
     inside = (grid >= lo) & (grid <= hi)
-    ax.fill_between(grid[inside], 0, dens[inside], color="C0", alpha=0.3, lw=0, gid="hdi",
-                    label=f"{100 * prob:g} % HDI [{format_value(lo, info)}, "
-                          f"{format_value(hi, info)}]")
+    ax.fill_between(grid[inside], 0, dens[inside], color=BLUE, alpha=0.3, lw=0, gid="hdi",
+                    label=format_interval(lo, hi, info, prob, points=percent(info)))
     if rope > 0:
         ax.axvspan(-rope, rope, color="0.5", alpha=0.2, gid="rope",
                    label=f"ROPE ±{format_width(rope, info)}")
-    ax.axvline(0.0, color="0.3", lw=1, ls=":")
+    reference_line(ax, info)
     p_a = float(np.mean(sign * x > rope))
     p_b = float(np.mean(sign * x < -rope))
-    text = (f"P(A better) = {p_a:.1%}\nP(within ROPE) = {1 - p_a - p_b:.1%}\n"
-            f"P(B better) = {p_b:.1%}")
-    ax.text(0.02, 0.97, text, transform=ax.transAxes, va="top", fontsize=8, gid="probabilities")
+    # the probabilities close the legend, beside the axes: clear of the ROPE band and the data
+    for text in (probability_is("P(A better)", p_a),
+                 probability_is("P(within ROPE)", max(0.0, 1 - p_a - p_b)),
+                 probability_is("P(B better)", p_b)):
+        ax.plot([], [], " ", color=GREY, label=text, gid="probabilities")
     percent_axis(ax.xaxis, info, points=True)
-    ax.set_xlabel(f"{label_of(da, name)}" + unit_suffix(info, points=True))
+    ax.set_xlabel(f"{label_of(da, name, result)}" + unit_suffix(info, points=True))
     ax.set_ylabel("density")
     ax.set_yticks([])
     ax.set_ylim(bottom=0)
     ax.set_title(f"{info_of(result, metric).display_name}: A - B")
-    ax.legend(fontsize=8, frameon=False, loc="upper right")
+    ax.legend(fontsize=MIN_FONT, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.spines[["top", "right", "left"]].set_visible(False)
     return ax

@@ -20,13 +20,14 @@ from bayescm.core import container as box
 from bayescm.core.config import rcParams
 from bayescm.core.stats import hdi, hdi_prob_for
 from bayescm.metrics import SCALES, MetricInfo, metric_info
+from bayescm.plots._style import readable
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 __all__ = [
-    "bounded_kde", "display_name", "draws_of", "format_value", "hdi_prob_of", "info_of",
-    "percent", "reference_line", "select",
+    "bounded_kde", "display_name", "draws_of", "format_interval", "format_value", "hdi_prob_of",
+    "info_of", "label_of", "new_axes", "percent", "reference_line", "select",
 ]
 
 
@@ -194,21 +195,46 @@ def bounded_kde(x: np.ndarray, lower: float = -np.inf, upper: float = np.inf,
     return grid, density
 
 
-def interval(x: np.ndarray, prob: float) -> tuple[float, float]:
-    """HDI of flat draws (the rule of :func:`bayescm.core.stats.hdi`, as in ``bcm.summary``)."""
+def interval(x: np.ndarray, prob: float, log: bool = False) -> tuple[float, float]:
+    """HDI of flat draws (the rule of :func:`bayescm.core.stats.hdi`, as in ``bcm.summary``).
+
+    With ``log`` (ratios) the HDI of the logarithm, transformed back: the shortest interval on
+    the log axis the ratio is drawn on.
+    """
+    if log:
+        x = np.asarray(x, dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lo, hi = hdi(np.log(x[x >= 0]), prob)
+        return float(np.exp(lo)), float(np.exp(hi))
     lo, hi = hdi(x, prob)
     return float(lo), float(hi)
 
 
-def format_value(value: float, info: MetricInfo, digits: int = 1) -> str:
-    """A metric value for annotations: ``'89.4 %'`` for proportions, ``'3.21'`` otherwise."""
+def format_value(value: float, info: MetricInfo, digits: int = 1, points: bool = False) -> str:
+    """A metric value for annotations: ``'89.4 %'`` for proportions, ``'1,700'`` for ratios.
+
+    With ``points`` (a difference of proportions) in percentage points: ``'-3.0 pp'``.
+
+    Examples
+    --------
+    >>> from bayescm.metrics import metric_info
+    >>> from bayescm.plots._common import format_value
+    >>> format_value(0.894, metric_info("tpr")), format_value(1734.0, metric_info("dor"))
+    ('89.4 %', '1,700')
+    >>> format_value(-0.03, metric_info("acc_diff"), points=True)
+    '-3.0 pp'
+    >>> format_value(0.023, metric_info("acc_diff"), points=True)
+    '+2.3 pp'
+    """
     if np.isnan(value):
         return "undefined"
     if np.isinf(value):
         return "∞" if value > 0 else "-∞"
     if percent(info):
-        return f"{100 * value:.{digits}f} %"
-    return f"{value:.3g}"
+        return f"{100 * value:+.{digits}f} pp" if points else f"{100 * value:.{digits}f} %"
+    if info.log:
+        return readable(value)
+    return readable(value, 3)
 
 
 def format_width(value: float, info: MetricInfo) -> str:
@@ -218,17 +244,60 @@ def format_width(value: float, info: MetricInfo) -> str:
     if percent(info):
         pp = 100 * value
         return f"{pp:.0f} pp" if pp >= 10 else f"{pp:.1f} pp" if pp >= 0.1 else f"{pp:.2g} pp"
-    return f"{value:.2g}"
+    return readable(value)
+
+
+def format_interval(lo: float, hi: float, info: MetricInfo, prob: float,
+                    points: bool = False) -> str:
+    """An HDI for a legend: ``'95 % HDI [72.0 %, 99.9 %]'``; a ratio with its width factor.
+
+    A ratio's interval is computed on the log scale, so its width is a factor: ``'95 % HDI
+    [1.3, 10], ×7.8'`` (the upper bound is 7.8 times the lower).
+
+    Examples
+    --------
+    >>> from bayescm.metrics import metric_info
+    >>> from bayescm.plots._common import format_interval
+    >>> format_interval(1.3, 10.2, metric_info("lr_plus"), 0.95)
+    '95 % HDI [1.3, 10], ×7.8'
+    """
+    text = (f"{100 * prob:g} % HDI [{format_value(lo, info, points=points)}, "
+            f"{format_value(hi, info, points=points)}]")
+    if info.log and lo > 0 and np.isfinite(hi):
+        text += f", ×{readable(hi / lo)}"
+    return text
+
+
+def _log_label(value: float, axis: Any) -> str:
+    """A tick of a log axis: every decade, and 2 and 5 between when it spans few decades."""
+    if value <= 0:
+        return ""
+    lo, hi = sorted(axis.get_view_interval())
+    decades = np.log10(hi / lo) if lo > 0 else np.inf
+    power = int(np.floor(np.log10(value) + 1e-9))
+    lead = round(value / 10.0**power, 6)
+    if lead == 1 and not -3 < power < 4:  # a power of ten, compact: 10⁴, 10⁻⁵
+        return "10" + str(power).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    if lead == 1 or (decades <= 2.5 and lead in (2, 5)) or (decades <= 1 and lead in (3,)):
+        return readable(value, 1)
+    return ""
 
 
 def percent_axis(axis: Any, info: MetricInfo, points: bool = False) -> None:
-    """Format an axis of proportions as percentages (or percentage points for differences)."""
+    """Format an axis of proportions as percentages (or percentage points for differences).
+
+    A ratio's log axis is labelled in plain numbers (``0.1, 1, 10, 1,000``), with 2 and 5
+    between the decades when it spans only a few.
+    """
     if info.log:
-        axis.set_major_formatter(ticker.LogFormatterSciNotation())
+        axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: _log_label(v, axis)))
+        axis.set_minor_formatter(ticker.FuncFormatter(lambda v, _: _log_label(v, axis)))
         return
     if percent(info):
+        # steps of 1, 2 or 5 (never 2.5): short labels that do not crowd a narrow panel
+        axis.set_major_locator(ticker.MaxNLocator(nbins="auto", steps=[1, 2, 5, 10]))
         if points:
-            axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{100 * v:+.0f}"
+            axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{100 * v:+.6g}"
                                                           if v else "0"))
         else:
             axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{100 * v:.6g}%"))
@@ -250,7 +319,26 @@ def reference_line(ax: Any, info: MetricInfo, vertical: bool = True) -> None:
             min(lo, at / 1.5), max(hi, at * 1.5))
         (ax.set_xlim if vertical else ax.set_ylim)(*new)
     (ax.axvline if vertical else ax.axhline)(at, color="0.35", lw=0.9, ls=":", gid="reference",
-                                             zorder=0)
+                                             zorder=0, label=reference_label(info))
+
+
+def reference_label(info: MetricInfo) -> str:
+    """What the reference line means, for legends: ``'no skill (0)'``, ``'no effect (1)'``.
+
+    Examples
+    --------
+    >>> from bayescm.metrics import metric_info
+    >>> reference_label(metric_info("bm")), reference_label(metric_info("lr_plus"))
+    ('no skill (0)', 'no information (1)')
+    >>> reference_label(metric_info("acc_diff"))
+    'no difference (0)'
+    """
+    at = info.reference
+    if at is None:
+        return ""
+    if info.name.endswith(("_diff", "_gap")):
+        return f"no difference ({at:g})"
+    return f"no information ({at:g})" if info.log else f"no skill ({at:g})"
 
 
 def unit_suffix(info: MetricInfo, points: bool = False) -> str:
@@ -267,16 +355,44 @@ def chance_corrected(info: MetricInfo) -> bool:
     return info.scale == "signed" and info.reference == 0.0 and not info.name.endswith("_diff")
 
 
-def label_of(da: xr.DataArray, name: str) -> str:
-    """The variable's long name, or its short name."""
-    return str(da.attrs.get("long_name") or name)
+def label_of(da: xr.DataArray, name: str, tree: Any = None) -> str:
+    """A short axis label of the variable: its metric's ``label`` (never the variable name).
+
+    A custom metric that is not in the catalogue is labelled by its stored long name.
+    """
+    info = info_of(tree, name, da)
+    if info.scale == "unbounded" and info.label == name:
+        return str(da.attrs.get("long_name") or info.display_name)
+    return info.label
 
 
-def new_axes(ax: Axes | None, figsize: tuple[float, float] = (6.0, 3.6)) -> Axes:
-    """``ax`` or a fresh Axes on a new constrained-layout figure."""
+def new_axes(ax: Axes | None, figsize: tuple[float, float] | None = None,
+             default: tuple[float, float] = (6.0, 3.6)) -> Axes:
+    """``ax``, or a fresh Axes on a new constrained-layout figure of ``figsize`` (or the default).
+
+    Raises
+    ------
+    ValueError
+        Both ``ax`` and ``figsize`` given (the figure of ``ax`` has its size already).
+    """
     if ax is not None:
+        if figsize is not None:
+            raise ValueError("Give ax= or figsize=, not both: the figure of ax has its size.")
         return ax
     import matplotlib.pyplot as plt
 
-    _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    _, ax = plt.subplots(figsize=check_figsize(figsize) or default, layout="constrained")
     return ax
+
+
+def check_figsize(figsize: Any) -> tuple[float, float] | None:
+    """``(width, height)`` in inches, both positive, or None."""
+    if figsize is None:
+        return None
+    try:
+        width, height = (float(v) for v in figsize)
+    except (TypeError, ValueError):
+        raise ValueError(f"figsize must be (width, height) in inches, got {figsize!r}.") from None
+    if not (width > 0 and height > 0 and np.isfinite(width) and np.isfinite(height)):
+        raise ValueError(f"figsize must be two positive numbers of inches, got {figsize!r}.")
+    return width, height

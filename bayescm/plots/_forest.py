@@ -26,6 +26,7 @@ from bayescm.plots._common import (
     select,
     unit_suffix,
 )
+from bayescm.plots._style import BLUE, MIN_FONT, VERMILION
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -128,6 +129,7 @@ def plot_forest(
     *,
     legend: bool = True,
     max_rows: int | None = MAX_ROWS,
+    figsize: tuple[float, float] | None = None,
 ) -> Axes:
     """Posterior means, HDIs and observed values, one row per classifier, class or metric.
 
@@ -145,6 +147,8 @@ def plot_forest(
         Metric (aliases accepted), or several metrics of a single classifier.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure sized to the rows.
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     hdi_prob : float, optional
         HDI probability; default the tree's, else ``rcParams["stats.hdi_prob"]``.
     sort : bool, default True
@@ -210,7 +214,7 @@ def plot_forest(
     if isinstance(var, str):
         name, da, labels, draws, observed = _rows(idata, var, class_)
         info = info_of(idata, name, da)
-        xlabel = label_of(da, name) + unit_suffix(info)
+        xlabel = label_of(da, name, idata) + unit_suffix(info)
         what = ("classifiers" if "classifier" in da.dims and "class" not in da.dims else
                 "classes" if "class" in da.dims and "classifier" not in da.dims else "rows")
         title = f"{info.display_name} of {len(labels):,} {what}"
@@ -225,8 +229,9 @@ def plot_forest(
     else:
         infos, labels, draws, observed = _metric_rows(idata, list(var), class_)
         info = infos[0] if len({i.reference for i in infos}) == 1 else _no_reference(infos[0])
-        xlabel = ("value" if len(infos) > 1 else infos[0].long_name) + unit_suffix(info)
-        title = infos[0].display_name if len(infos) == 1 else "Posterior means and HDIs"
+        xlabel = ("value" if len(infos) > 1 else infos[0].label) + unit_suffix(info)
+        title = (", ".join(labels) if len(labels) <= 4 and len(", ".join(labels)) <= 40
+                 else "Posterior means and HDIs")
         ylabel, what = "", "metrics"
         mean = draws.mean(axis=0)
         key = None  # the given metrics are all drawn, in the given order
@@ -241,17 +246,21 @@ def plot_forest(
         order = np.concatenate([order[:half], order[len(order) - half:]])
         title += f": the best and worst {half}"
     shown = draws[:, order]  # (samples, rows shown): only these are summarised
-    bounds = hdi(shown, prob, axis=0)
+    if info.log:  # a ratio's HDI on the log axis it is drawn on
+        with np.errstate(divide="ignore", invalid="ignore"):
+            bounds = np.exp(hdi(np.log(shown), prob, axis=0))
+    else:
+        bounds = hdi(shown, prob, axis=0)
     y = np.arange(len(order), dtype=float)
     if gap is not None:
         y[gap[0]:] += 1  # a free row between the worst and the best
     n_rows = len(order) + (gap is not None)
-    ax = new_axes(ax, figsize=(6.5, 1.2 + 0.28 * n_rows))
-    ax.hlines(y, bounds[:, 0], bounds[:, 1], color="C0", lw=2.5, gid="hdi",
+    ax = new_axes(ax, figsize, default=(6.5, 1.2 + 0.28 * n_rows))
+    ax.hlines(y, bounds[:, 0], bounds[:, 1], color=BLUE, lw=2.5, gid="hdi",
               label=f"{100 * prob:g} % HDI")
-    ax.plot(mean[order], y, "o", color="C0", ms=4, label="posterior mean", gid="mean")
+    ax.plot(mean[order], y, "o", color=BLUE, ms=4, label="posterior mean", gid="mean")
     if observed is not None:
-        ax.plot(observed[order], y, "x", color="C3", ms=6, label="observed", gid="observed")
+        ax.plot(observed[order], y, "x", color=VERMILION, ms=6, label="observed", gid="observed")
     ax.set_yticks(y, [labels[i] for i in order])
     ax.set_ylim(-0.7, n_rows - 0.3)
     if info.log:
@@ -277,7 +286,12 @@ def plot_forest(
                     fontsize=8, fontweight="bold")
     ax.set_title(title)
     if legend:
-        ax.legend(fontsize=8, frameon=False, loc="lower right")
+        from matplotlib.transforms import ScaledTranslation
+
+        # under the axis label (0.45 inch under the axes), clear of the rows
+        under = ax.transAxes + ScaledTranslation(0, -0.45, ax.figure.dpi_scale_trans)
+        ax.legend(fontsize=MIN_FONT, frameon=False, loc="upper center", ncols=3,
+                  bbox_to_anchor=(0.5, 0.0), bbox_transform=under)
     ax.spines[["top", "right"]].set_visible(False)
     return ax
 

@@ -1,4 +1,8 @@
-"""Grids of panels: a figure without empty slots, its shared legend, and ``plot_metrics``."""
+"""Grids of panels: a figure without empty slots, its shared legend, and ``plot_metrics``.
+
+Every grid of the package is made here: the API's, the spec runner's and the web app's (which
+asks for a figure outside pyplot, ``pyplot=False``).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,8 @@ import xarray as xr
 from bayescm.analyses.summary import resolve_var_names
 from bayescm.core import container as box
 from bayescm.core.validate import keyword_checked
-from bayescm.plots._common import hdi_prob_of
+from bayescm.plots._common import check_figsize, family_of, hdi_prob_of, info_of
+from bayescm.plots._forest import plot_forest
 from bayescm.plots._metric import (
     OBSERVED_COLOR,
     POSTERIOR_COLOR,
@@ -19,12 +24,43 @@ from bayescm.plots._metric import (
     PRIOR_COLOR,
     plot_metric,
 )
+from bayescm.plots._style import MIN_FONT
 
 if TYPE_CHECKING:
+    from matplotlib.artist import Artist
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["grid", "marks_legend", "plot_metrics"]
+__all__ = ["OVERVIEW", "forest_panels", "grid", "marks_legend", "overview", "plot_forests",
+           "plot_metrics"]
+
+OVERVIEW = ("acc", "kappa", "f1_macro", "f1_micro", "tpr", "ppv")
+"""The default panels of a multiclass fit: accuracy, kappa (quadratic for ordered classes),
+macro and micro F1 as densities, recall and precision of every class as forests."""
+
+
+def overview(idata: xr.DataTree) -> list[str]:
+    """The metrics a multiclass fit shows by default (:data:`OVERVIEW`, where computed).
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.plots._grid import overview
+    >>> cm = bcm.ConfusionMatrix([[9, 1, 0], [2, 7, 1], [0, 1, 5]], ordered=True)
+    >>> overview(bcm.fit(cm, draws=100, random_seed=0))
+    ['acc', 'kappa_quadratic', 'f1_macro', 'f1_micro', 'tpr', 'ppv']
+    """
+    present = set(box.get_group(idata, "posterior").data_vars)
+    names = ["kappa_quadratic" if n == "kappa" and "kappa_quadratic" in present else n
+             for n in OVERVIEW]
+    return [n for n in names if n in present]
+
+
+def _as_forest(dims: Sequence[Hashable], classifier: Any, class_: Any) -> bool:
+    """Whether a panel is a forest: per-class without ``class_``, a batch without ``classifier``."""
+    if "class" in dims and class_ is None:
+        return "classifier" not in dims or classifier is None
+    return "classifier" in dims and classifier is None and "class" not in dims
 
 
 def _drawable(ds: xr.Dataset, names: Iterable[str], classifier: Any, class_: Any) -> list[str]:
@@ -42,19 +78,52 @@ def _drawable(ds: xr.Dataset, names: Iterable[str], classifier: Any, class_: Any
     return out
 
 
-def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4)
+def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4), *,
+         figsize: tuple[float, float] | None = None, pyplot: bool = True
          ) -> tuple[Figure, list[Axes]]:
-    """A figure of ``n`` panels without empty slots: a short last row is centred."""
-    import matplotlib.pyplot as plt
+    """A figure of ``n`` panels without empty slots: a short last row is centred.
 
+    Parameters
+    ----------
+    n : int
+        Panels.
+    axes : array of Axes or None
+        Axes to draw on (at least ``n``); then nothing is made.
+    ncols : int
+        Panels per row.
+    panel : tuple of float
+        Size of one panel (inches), unless ``figsize`` gives the whole figure's.
+    figsize : tuple of float, optional
+        The figure's size (a journal column, a slide).
+    pyplot : bool, default True
+        Make the figure with pyplot (False: a bare :class:`~matplotlib.figure.Figure`, drawn
+        in any thread and never left open, as the web app needs).
+
+    Examples
+    --------
+    >>> from bayescm.plots._grid import grid
+    >>> fig, axes = grid(5, None, 3, pyplot=False)
+    >>> len(axes), [round(float(v), 1) for v in fig.get_size_inches()]
+    (5, [9.6, 5.2])
+    """
     if axes is not None:
         flat_axes = list(np.ravel(axes))
         if len(flat_axes) < n:
             raise ValueError(f"{n} panels need at least {n} axes, got {len(flat_axes)}.")
+        if figsize is not None:
+            raise ValueError("Give axes= or figsize=, not both: the figure of axes has its size.")
         return flat_axes[0].figure, flat_axes
     ncols = max(1, min(ncols, n))
     nrows = int(np.ceil(n / ncols))
-    fig = plt.figure(figsize=(panel[0] * ncols, panel[1] * nrows + 0.4), layout="constrained")
+    size = check_figsize(figsize) or (panel[0] * ncols, panel[1] * nrows + 0.4)
+    if pyplot:
+        import matplotlib.pyplot as plt
+
+        fig = plt.figure(figsize=size, layout="constrained")
+    else:
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=size, layout="constrained")
     spec = fig.add_gridspec(nrows, 2 * ncols)
     flat_axes = []
     for i in range(n):
@@ -66,23 +135,51 @@ def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4)
 
 
 def marks_legend(fig: Figure, prob: float, prior: bool = False, predictive: bool = False,
-                 overlay: bool = False) -> None:
-    """One legend under a grid for the marks every panel shares."""
+                 overlay: bool = False, forest: bool = False, density: bool = True,
+                 series: tuple[list[Any], list[str]] | None = None) -> None:
+    """One legend under a grid for the marks its panels share (``forest``: and the forests').
+
+    ``density=False``: a grid of forests only (their marks alone). ``series``: the handles and
+    labels of overlaid classifiers or classes (one colour each), listed first.
+    """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    handles = [Line2D([], [], color=POSTERIOR_COLOR, lw=2, label="posterior density"),
+    handles: list[Artist] = [
+               Line2D([], [], color=POSTERIOR_COLOR, lw=2, label="posterior density"),
                Patch(color=POSTERIOR_COLOR, alpha=0.3, label=f"{100 * prob:g} % HDI"),
                Line2D([], [], color=OBSERVED_COLOR, lw=1.5, label="observed value")]
     if overlay:  # several classifiers or classes: one colour each, HDIs as bars
+        handles[0] = Line2D([], [], color="0.3", lw=2, label="posterior density")
         handles[1] = Line2D([], [], color="0.3", lw=3, label=f"{100 * prob:g} % HDI (bar)")
         handles[2] = Line2D([], [], color="0.3", lw=1, ls=":", label="observed value")
     if prior:
         handles.append(Line2D([], [], color=PRIOR_COLOR, lw=1.5, ls="--", label="prior"))
     if predictive:
         handles.append(Patch(color=PREDICTIVE_COLOR, alpha=0.25, label="posterior predictive"))
-    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), frameon=False,
-               fontsize=8)
+    if forest:
+        where = " (forests)" if density else ""
+        rows: list[Artist] = [Line2D([], [], color=POSTERIOR_COLOR, lw=2.5,
+                       label=f"{100 * prob:g} % HDI{where}"),
+                Line2D([], [], color=POSTERIOR_COLOR, marker="o", ls="", ms=4,
+                       label=f"posterior mean{where}"),
+                Line2D([], [], color=OBSERVED_COLOR, marker="x", ls="",
+                       label=f"observed{where}")]
+        handles = handles + rows if density else rows
+    references = sorted({str(line.get_label()) for ax in fig.axes for line in ax.get_lines()
+                         if line.get_gid() == "reference" and not
+                         str(line.get_label()).startswith("_")})
+    handles += [Line2D([], [], color="0.35", lw=0.9, ls=":", label=" or ".join(references))
+                ] if references else []
+    width = fig.get_size_inches()[0]
+    if series:
+        handles = [*series[0], *handles]
+        labels = [*series[1], *(str(h.get_label()) for h in handles[len(series[0]):])]
+        fig.legend(handles, labels, loc="outside lower center", frameon=False,
+                   fontsize=MIN_FONT, ncols=max(1, min(len(handles), int(width / 1.2))))
+        return
+    fig.legend(handles=handles, loc="outside lower center", frameon=False, fontsize=MIN_FONT,
+               ncols=max(1, min(len(handles), int(width / 1.55))))
 
 
 @keyword_checked
@@ -96,25 +193,35 @@ def plot_metrics(
     classifier: Hashable | Sequence[Hashable] | None = None,
     class_: Hashable | Sequence[Hashable] | None = None,
     *,
-    ncols: int = 4,
+    ncols: int | None = None,
+    figsize: tuple[float, float] | None = None,
 ) -> Figure:
-    """A grid of metric posteriors, one :func:`plot_metric` panel each.
+    """A grid of metric posteriors, one :func:`plot_metric` panel each (forests where needed).
+
+    A metric with rows left after the selections (a per-class metric without ``class_``, a
+    batch's metric without ``classifier``) is drawn as a :func:`plot_forest` panel, one row
+    per class or classifier.
 
     Parameters
     ----------
     idata : xarray.DataTree
         A result of :func:`bayescm.fit`.
     var_names : str or list of str, optional
-        Metrics to draw (aliases accepted); default every posterior variable that is one
-        density with the given ``classifier`` / ``class_`` (``theta`` and per-class metrics
-        without ``class_`` are left out).
+        Metrics to draw (aliases accepted). Default for a multiclass fit an overview
+        (:data:`OVERVIEW`): accuracy, kappa (quadratic for ordered classes), macro and micro
+        F1 as densities and the per-class recall (TPR) and precision (PPV) as forests; for
+        other fits every posterior variable that is one density with the given
+        ``classifier`` / ``class_`` (``theta`` and per-class metrics without ``class_`` are
+        left out).
     axes : array of matplotlib.axes.Axes, optional
         Axes to draw on (at least one per metric); default a new figure.
     hdi_prob, predictive, prior, classifier, class_
         As in :func:`plot_metric` (lists overlay several classifiers or classes, each panel
         then with its own legend); ``class_`` applies to the per-class metrics only.
-    ncols : int, default 4
-        Panels per row of a new figure.
+    ncols : int, optional
+        Panels per row of a new figure; default 3 for 5, 6 or 9 panels, else up to 4.
+    figsize : tuple of float, optional
+        Size of a new figure in inches (not with ``axes``); default 3.2 x 2.4 per panel.
 
     Returns
     -------
@@ -133,11 +240,22 @@ def plot_metrics(
     >>> fig = plot_metrics(idata, ["tpr", "tnr", "bm"])
     >>> [ax.get_title() for ax in fig.axes]
     ['TPR', 'TNR', 'BM']
-    >>> import matplotlib.pyplot as plt; plt.close(fig)
+
+    A multiclass fit's overview, the classes' recall and precision as forests:
+
+    >>> cm = bcm.ConfusionMatrix([[9, 1, 0], [2, 7, 1], [0, 1, 5]], labels=["a", "b", "c"])
+    >>> fig = plot_metrics(bcm.fit(cm, draws=500, random_seed=0))
+    >>> [ax.get_title() for ax in fig.axes]
+    ['Accuracy', 'Kappa', 'F1 (macro)', 'F1 (micro)', 'TPR of 3 classes', 'PPV of 3 classes']
+    >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     box.check_tree(idata)
     ds = box.get_group(idata, "posterior")
-    if var_names is None:
+    if var_names is None and family_of(idata) == "multiclass" and class_ is None:
+        names = overview(idata)
+        if "classifier" in ds.dims:  # a batch: the overall metrics, per classifier
+            names = [n for n in names if "class" not in ds[n].dims]
+    elif var_names is None:
         names = _drawable(ds, resolve_var_names(idata, None), classifier, class_)
         if not names:
             raise ValueError(
@@ -146,19 +264,144 @@ def plot_metrics(
             )
     else:
         names = resolve_var_names(idata, var_names)
-    fig, flat_axes = grid(len(names), axes, ncols)
+    forests = [_as_forest(ds[n].dims, classifier, class_) for n in names]
+    rows = max([_rows_of(ds[n]) for n, f in zip(names, forests, strict=True) if f] or [0])
+    if ncols is None:
+        ncols = 3 if len(names) in (5, 6, 9) else min(4, len(names))
+    fig, flat_axes = grid(len(names), axes, ncols, (3.2, max(2.4, 1.1 + 0.25 * rows)),
+                          figsize=figsize)
     overlay = False
-    for name, ax in zip(names, flat_axes, strict=False):
+    series: tuple[list[Any], list[str]] | None = None
+    for name, ax, forest in zip(names, flat_axes, forests, strict=False):
         dims = ds[name].dims
+        if forest:
+            # classes keep their order (ordered classes read top down); classifiers are ranked
+            plot_forest(idata, name, ax=ax, hdi_prob=hdi_prob, legend=False,
+                        sort="classifier" in dims, class_=class_ if "class" in dims else None)
+            ax.set_xlabel(ax.get_xlabel(), fontsize=MIN_FONT)
+            continue
         pick = {"classifier": classifier if "classifier" in dims else None,
                 "class_": class_ if "class" in dims else None}
         several = any(isinstance(v, (list, tuple, np.ndarray)) for v in pick.values())
         overlay |= several
+        # a figure of ours says once under the grid which colour is which classifier or class
         plot_metric(idata, name, ax=ax, hdi_prob=hdi_prob, predictive=predictive, prior=prior,
-                    legend=several, classifier=pick["classifier"], class_=pick["class_"])
-        ax.set_xlabel(ax.get_xlabel(), fontsize=8)
+                    legend=several and axes is not None, classifier=pick["classifier"],
+                    class_=pick["class_"])
+        if several and not series:
+            series = ax.get_legend_handles_labels()
+        ax.set_xlabel(ax.get_xlabel(), fontsize=MIN_FONT)
     if axes is None:
-        marks_legend(fig, hdi_prob_of(idata, hdi_prob), prior, predictive, overlay)
+        marks_legend(fig, hdi_prob_of(idata, hdi_prob), prior, predictive, overlay,
+                     forest=any(forests), series=series)
     return fig
 
 
+def _rows_of(da: xr.DataArray) -> int:
+    """Rows of a forest of ``da`` (classifiers times classes, at most those drawn)."""
+    from bayescm.plots._forest import shown_rows
+
+    return shown_rows(int(np.prod([da.sizes[d] for d in da.dims if d in ("classifier",
+                                                                         "class")])))
+
+
+
+
+def forest_panels(idata: xr.DataTree, names: Sequence[str]) -> list[str | list[str]]:
+    """The panels of :func:`plot_forests`: a variable with rows alone, the others by scale.
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.plots._grid import forest_panels
+    >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2), draws=100)
+    >>> forest_panels(idata, ["acc", "tpr", "bm", "lr_plus"])
+    [['acc', 'tpr'], ['bm'], ['lr_plus']]
+    """
+    ds = box.get_group(idata, "posterior")
+    panels: list[str | list[str]] = []
+    by_scale: dict[str, list[str]] = {}
+    for name in names:
+        if any(d in ds[name].dims for d in ("classifier", "class")):
+            panels.append(name)
+            continue
+        scale = info_of(idata, name, ds[name]).scale
+        if scale not in by_scale:
+            by_scale[scale] = []
+            panels.append(by_scale[scale])
+        by_scale[scale].append(name)
+    return panels
+
+
+@keyword_checked
+def plot_forests(
+    idata: xr.DataTree,
+    var_names: Iterable[str] | str | None = None,
+    hdi_prob: float | None = None,
+    *,
+    ncols: int = 3,
+    figsize: tuple[float, float] | None = None,
+) -> Figure:
+    """A grid of :func:`plot_forest` panels: posterior means, HDIs and observed values.
+
+    A metric with rows (the classifiers of a batch, the classes of a per-class metric) gets a
+    panel of its own; the metrics of a single classifier share a panel per scale (proportions;
+    chance-corrected metrics with their line at 0; ratios on a log axis with their line at 1).
+    One legend under the grid explains the marks. This is the ``"forest"`` figure of the spec
+    runner and the command line.
+
+    Parameters
+    ----------
+    idata : xarray.DataTree
+        A fit.
+    var_names : str or list of str, optional
+        Metrics (aliases accepted); default as :func:`plot_metrics` (a multiclass fit's
+        overview).
+    hdi_prob : float, optional
+        Interval probability; default the tree's, else ``rcParams["stats.hdi_prob"]``.
+    ncols : int, default 3
+        Panels per row.
+    figsize : tuple of float, optional
+        Size of the figure in inches; default 4.2 inches wide per panel, high enough for the
+        rows.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.plots._grid import plot_forests
+    >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
+    ...                 draws=500, random_seed=1)
+    >>> fig = plot_forests(idata, ["acc", "tpr", "tnr", "bm"])
+    >>> [ax.get_title() for ax in fig.axes]
+    ['Accuracy, TPR, TNR', 'BM']
+    >>> import matplotlib.pyplot as plt; plt.close(fig)
+    """
+    from bayescm.plots._forest import shown_rows
+
+    box.check_tree(idata)
+    ds = box.get_group(idata, "posterior")
+    if var_names is None:
+        names = (overview(idata) if family_of(idata) == "multiclass" else
+                 [n for n in resolve_var_names(idata, None)
+                  if set(ds[n].dims) - set(box.SAMPLE_DIMS) <= {"classifier", "class"}])
+    else:
+        names = resolve_var_names(idata, var_names)
+    if not names:
+        raise ValueError("No metric to draw.")
+    panels = forest_panels(idata, names)
+    rows = max(shown_rows(_rows_of(ds[p])) if isinstance(p, str) else len(p) for p in panels)
+    prob = hdi_prob_of(idata, hdi_prob)
+    ncols = 2 if len(panels) == 4 and ncols >= 2 else min(ncols, len(panels))
+    fig, axes = grid(len(panels), None, ncols, (4.2, 1.3 + 0.28 * rows), figsize=figsize)
+    for ax, panel in zip(axes, panels, strict=True):
+        # classes keep their order (ordered classes read top down); classifiers are ranked
+        classes = isinstance(panel, str) and "classifier" not in ds[panel].dims
+        plot_forest(idata, panel, ax=ax, hdi_prob=prob, legend=False, sort=not classes)
+        ax.xaxis.label.set_fontsize(MIN_FONT + 1)
+        ax.title.set_fontsize(10)
+    marks_legend(fig, prob, forest=True, density=False)
+    return fig

@@ -24,6 +24,7 @@ from bayescm.plots._common import (
     reference_line,
     unit_suffix,
 )
+from bayescm.plots._style import BLUE, GREEN, ORANGE, VERMILION
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -100,7 +101,7 @@ def _rows(idata: xr.DataTree, var: str, group: str, prob: float) -> _Rows:
         if flip:
             values = [1.0 - v for v in values]
         pooled, new = _summary(values[0], prob), _summary(values[1], prob)
-    return _Rows(name, info, label_of(da, name) + unit_suffix(info), labels, mean,
+    return _Rows(name, info, label_of(da, name, idata) + unit_suffix(info), labels, mean,
                  hdi(draws, prob, axis=0), observed, unpooled, counts, header, pooled, new)
 
 
@@ -114,21 +115,21 @@ def _draw(ax: Axes, rows: _Rows, order: np.ndarray, group: str, prob: float, *,
     from matplotlib.patches import Polygon
 
     y = (3.0 if population else 0.0) + np.arange(len(order))[::-1]
-    ax.hlines(y, rows.bounds[order, 0], rows.bounds[order, 1], color="C0", lw=2.5, gid="hdi",
+    ax.hlines(y, rows.bounds[order, 0], rows.bounds[order, 1], color=BLUE, lw=2.5, gid="hdi",
               label=f"{100 * prob:g} % HDI (partially pooled)")
-    ax.plot(rows.mean[order], y, "o", color="C0", ms=4, gid="mean", label="posterior mean")
+    ax.plot(rows.mean[order], y, "o", color=BLUE, ms=4, gid="mean", label="posterior mean")
     if unpooled and rows.unpooled is not None:
         ax.hlines(y - 0.28, rows.unpooled[order, 0], rows.unpooled[order, 1], color="0.6",
                   lw=1, gid="unpooled", label=f"{100 * prob:g} % HDI of the {group} alone")
     if rows.observed is not None:
-        ax.plot(rows.observed[order], y, "x", color="C3", ms=5, gid="observed",
+        ax.plot(rows.observed[order], y, "x", color=VERMILION, ms=5, gid="observed",
                 label="observed (unpooled)")
     if counts and rows.counts is not None:
         for row, i in zip(y, order, strict=True):
             ax.annotate(rows.counts[i], xy=(1.02, row), xycoords=("axes fraction", "data"),
-                        va="center", fontsize=7, color="0.35")
+                        va="center", fontsize=8, color="0.35")
         ax.annotate(rows.header, xy=(1.02, 1.0), xycoords="axes fraction", va="bottom",
-                    fontsize=7, fontweight="bold")
+                    fontsize=8, fontweight="bold")
     names = [rows.labels[i] for i in order]
     if population:
         ax.axhline(2, color="0.8", lw=0.8, zorder=0, gid="separator")
@@ -137,10 +138,10 @@ def _draw(ax: Axes, rows: _Rows, order: np.ndarray, group: str, prob: float, *,
     if rows.pooled is not None and rows.new is not None:
         mean, lo, hi = rows.pooled
         ax.add_patch(Polygon([(lo, 1), (mean, 1.32), (hi, 1), (mean, 0.68)], closed=True,
-                             fc="C1", ec="C1", gid="pooled", label="pooled (population mean)"))
+                             fc=ORANGE, ec=ORANGE, gid="pooled", label="pooled (population mean)"))
         mean, lo, hi = rows.new
-        ax.hlines(0, lo, hi, color="C2", lw=2.5, gid="new", label=f"new {group} (prediction)")
-        ax.plot(mean, 0, "D", color="C2", mfc="white", ms=6)
+        ax.hlines(0, lo, hi, color=GREEN, lw=2.5, gid="new", label=f"new {group} (prediction)")
+        ax.plot(mean, 0, "D", color=GREEN, mfc="white", ms=6)
     ax.set_yticks(y, names if ticks else [""] * len(y))
     ax.set_ylim(-0.8, float(y.max()) + 0.8)
     percent_axis(ax.xaxis, rows.info)
@@ -148,7 +149,7 @@ def _draw(ax: Axes, rows: _Rows, order: np.ndarray, group: str, prob: float, *,
     ax.set_xlabel(rows.xlabel)
     ax.set_title(f"{rows.info.display_name} by {group}")
     if legend:
-        ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(0.0, -0.12),
+        ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(0.0, -0.12),
                   ncols=2)
     ax.spines[["top", "right"]].set_visible(False)
 
@@ -278,11 +279,19 @@ def plot_group_forest(
         if len(axes) != len(names):
             raise ValueError(f"ax holds {len(axes)} Axes for {len(names)} variables; give one "
                              "Axes per variable, or none.")
+    shared = not single and ax is None  # a figure of ours: one legend under every panel
     for i, (panel, target) in enumerate(zip(panels, axes, strict=True)):
         _draw(target, panel, order, group, prob, population=population, ticks=i == 0,
-              unpooled=unpooled, counts=counts, legend=legend and i == 0)
+              unpooled=unpooled, counts=counts, legend=legend and i == 0 and not shared)
     if single:
         return axes[0]
     figure = axes[0].get_figure(root=True)
     assert figure is not None  # drawn on a pyplot figure
+    if legend and shared:
+        seen: dict[str, Any] = {}
+        for target in axes:
+            for handle, text in zip(*target.get_legend_handles_labels(), strict=True):
+                seen.setdefault(text, handle)
+        figure.legend(list(seen.values()), list(seen), loc="outside lower center",
+                      frameon=False, fontsize=8, ncols=min(3, len(seen)))
     return figure

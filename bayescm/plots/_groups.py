@@ -13,6 +13,7 @@ from bayescm.core.stats import hdi
 from bayescm.core.validate import keyword_checked
 from bayescm.metrics import metric_info
 from bayescm.plots._common import hdi_prob_of, new_axes, percent, percent_axis, unit_suffix
+from bayescm.plots._style import BLUE, VERMILION
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -68,6 +69,7 @@ def plot_group_gaps(
     groups: Sequence[str] | None = None,
     min_items: int | None = None,
     legend: bool = True,
+    figsize: tuple[float, float] | None = None,
 ) -> Axes:
     """Each group's gap to the reference: HDI, mean, the tolerance band and P(outside it).
 
@@ -90,6 +92,8 @@ def plot_group_gaps(
         Half-width of the band of a difference.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure sized to the rows.
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     hdi_prob : float, optional
         HDI probability; default the fit's, else ``rcParams["stats.hdi_prob"]``.
     reference : str, optional
@@ -158,7 +162,7 @@ def plot_group_gaps(
         other = x_u[:, [rows_u.index(r) for r in rows]]
     n = len(rows)
     y = np.arange(n, dtype=float)[::-1]  # the first group at the top
-    ax = new_axes(ax, figsize=(6.5, 1.4 + 0.32 * n * (1.6 if other is not None else 1.0)))
+    ax = new_axes(ax, figsize, default=(6.5, 1.4 + 0.32 * n * (1.6 if other is not None else 1.0)))
     size = (f"{100 * upper:g} pp" if percent(info) and info.proportional else f"{upper:g}"
             ) if not ratio else ""
     band = f"|gap| ≤ {size}" if not ratio else f"ratio in [{lower:g}, {upper:g}]"
@@ -166,17 +170,17 @@ def plot_group_gaps(
     ax.axvline(1.0 if ratio else 0.0, color="0.35", lw=0.9, ls=":", zorder=1, gid="reference")
     shift = 0.14 if other is not None else 0.0
     bounds = hdi(x, prob, axis=0)
-    ax.hlines(y + shift, bounds[:, 0], bounds[:, 1], color="C0", lw=2.5, gid="hdi",
+    ax.hlines(y + shift, bounds[:, 0], bounds[:, 1], color=BLUE, lw=2.5, gid="hdi",
               label=f"{100 * prob:g} % HDI" + ("" if other is None else " (pooled)" if str(
                   ds.attrs["source"]).startswith("hierarchical") else " (this fit)"))
     mean = x.mean(axis=0)
     for hollow in (False, True):
         pick = flags == hollow
         if pick.any():
-            ax.plot(mean[pick], (y + shift)[pick], "o", color="C0", ms=5,
-                    mfc="white" if hollow else "C0", gid="mean_prior_dominated" if hollow
+            ax.plot(mean[pick], (y + shift)[pick], "o", color=BLUE, ms=5,
+                    mfc="white" if hollow else BLUE, gid="mean_prior_dominated" if hollow
                     else "mean", label="prior-dominated group" if hollow else "_mean")
-    ax.plot(observed, y + shift, "x", color="C3", ms=6, gid="observed", label="observed")
+    ax.plot(observed, y + shift, "x", color=VERMILION, ms=6, gid="observed", label="observed")
     p = _p_outside(x, lower, upper)
     p_other = _p_outside(other, lower, upper) if other is not None else None
     if other is not None:

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import xarray as xr
 
+from bayescm.core import container as box
 from bayescm.core.stats import hdi
 from bayescm.core.validate import keyword_checked
 from bayescm.plots._common import draws_of, hdi_prob_of, info_of, new_axes, percent
+from bayescm.plots._style import MIN_FONT
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -20,12 +22,19 @@ __all__ = ["plot_theta"]
 
 @keyword_checked
 def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable | None = None,
-               hdi_prob: float | None = None, var: str = "theta") -> Axes:
+               hdi_prob: float | None = None, var: str = "theta", *,
+               figsize: tuple[float, float] | None = None) -> Axes:
     """Heatmap of the posterior mean of theta (true x predicted) with each cell's HDI.
 
     Each cell shows the posterior mean probability and its HDI (in per cent, or as
-    proportions with ``rcParams["plot.units"] = "proportion"``); the colour is the mean. Works
-    for binary and multiclass fits; readable up to about 10 classes.
+    proportions with ``rcParams["plot.units"] = "proportion"``); the colour is the mean, on a
+    scale from 0 to the largest cell. Works for binary and multiclass fits; readable up to
+    about 10 classes (from 6 classes the cells show mean ± sd).
+
+    Raises
+    ------
+    ValueError
+        ``var`` other than ``"theta"`` or ``"rates"``.
 
     Parameters
     ----------
@@ -33,12 +42,15 @@ def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable 
         A result of :func:`bayescm.fit`.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure.
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     classifier : hashable, optional
         Classifier of a batch fit.
     hdi_prob : float, optional
         HDI probability; default the tree's, else ``rcParams["stats.hdi_prob"]``.
     var : str, default "theta"
-        ``"theta"`` (joint cell probabilities) or ``"rates"`` (rows sum to one).
+        ``"theta"`` (joint cell probabilities) or ``"rates"`` (rows sum to one; of a binary
+        fit, which stores theta only, computed from theta).
 
     Returns
     -------
@@ -54,8 +66,15 @@ def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable 
     ('true class', 'predicted class')
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
-    name, da = draws_of(idata, var, "posterior", classifier=classifier,
+    if var not in ("theta", "rates"):
+        raise ValueError(f"var must be 'theta' (P(true, predicted)) or 'rates' "
+                         f"(P(predicted | true)), got {var!r}.")
+    posterior = box.get_group(idata, "posterior")
+    derive = var == "rates" and "rates" not in posterior  # a binary fit stores theta only
+    name, da = draws_of(idata, "theta" if derive else var, "posterior", classifier=classifier,
                         keep=("true_class", "pred_class"))
+    if derive:
+        name, da = "rates", da / da.sum("pred_class")
     prob = hdi_prob_of(idata, hdi_prob)
     info = info_of(idata, name, da)
     scale = 100.0 if percent(info) else 1.0
@@ -66,11 +85,12 @@ def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable 
     mean = draws.mean(axis=-1)
     sd = draws.std(axis=-1, ddof=1)
     bounds = hdi(draws, prob)
-    ax = new_axes(ax, figsize=(1.8 + (0.75 if k_pred > 6 else 1.05) * k_pred,
-                               1.2 + (0.6 if k_true > 6 else 0.8) * k_true))
-    image = ax.imshow(scale * mean, cmap="Blues", vmin=0, aspect="auto", gid="theta_mean")
+    small = k_pred > 5  # then mean ± sd: two short lines per cell
+    ax = new_axes(ax, figsize, default=(2.2 + (0.85 if small else 1.25) * k_pred,
+                                        1.4 + (0.6 if small else 0.8) * k_true))
     top = float(mean.max()) if mean.size else 1.0
-    small = k_pred > 6
+    image = ax.imshow(scale * mean, cmap="Blues", vmin=0, vmax=scale * top, aspect="auto",
+                      gid="theta_mean")
     for (i, j), m in np.ndenumerate(mean):
         lo, hi = bounds[i, j]
         if scale == 100.0:
@@ -78,15 +98,17 @@ def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable 
                     else f"{100 * m:.1f} %\n[{100 * lo:.1f}, {100 * hi:.1f}]")
         else:
             text = (f"{m:.3f}\n±{sd[i, j]:.3f}" if small else f"{m:.3f}\n[{lo:.3f}, {hi:.3f}]")
-        ax.text(j, i, text, ha="center", va="center", fontsize=6 if small else 7,
+        ax.text(j, i, text, ha="center", va="center", fontsize=MIN_FONT,
                 color="white" if m > 0.6 * top else "black", gid=f"cell:{i},{j}")
     ax.set_xticks(range(k_pred), [str(v) for v in da["pred_class"].values])
     ax.set_yticks(range(k_true), [str(v) for v in da["true_class"].values])
     ax.set_xlabel("predicted class")
     ax.set_ylabel("true class")
     what = "P(true, predicted)" if name == "theta" else "P(predicted | true)"
-    ax.figure.colorbar(image, ax=ax, label=f"posterior mean {what}{unit}", shrink=0.8)
+    bar = ax.figure.colorbar(image, ax=ax, shrink=0.8)
+    bar.set_label(f"posterior mean{unit}", fontsize=MIN_FONT + 1)
     suffix = f", classifier {classifier}" if classifier is not None else ""
-    cells = (f" ± sd{unit}" if small else f"{unit}, {100 * prob:g} % HDI in brackets")
-    ax.set_title(f"{info.display_name}: posterior mean{cells}{suffix}", fontsize=10)
+    cells = "mean ± sd" if small else f"mean [{100 * prob:g} % HDI]"
+    # the colour bar carries the unit: the title stays short and clear of its label
+    ax.set_title(f"{what}: {cells}{unit}{suffix}", fontsize=10, loc="left")
     return ax

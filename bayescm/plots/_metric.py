@@ -16,6 +16,7 @@ from bayescm.plots._common import (
     bounded_kde,
     draws_of,
     flat,
+    format_interval,
     format_value,
     format_width,
     hdi_prob_of,
@@ -28,6 +29,15 @@ from bayescm.plots._common import (
     select,
     unit_suffix,
 )
+from bayescm.plots._style import (
+    BLUE,
+    GREY,
+    MIN_FONT,
+    ORANGE,
+    VERMILION,
+    palette_color,
+    readable,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -37,18 +47,25 @@ __all__ = ["plot_metric"]
 MAX_OVERLAY = 8
 """Most classifiers or classes one panel overlays."""
 
-POSTERIOR_COLOR = "C0"
-PREDICTIVE_COLOR = "C1"
-PRIOR_COLOR = "0.45"
-OBSERVED_COLOR = "C3"
+POSTERIOR_COLOR = BLUE
+PREDICTIVE_COLOR = ORANGE
+PRIOR_COLOR = GREY
+OBSERVED_COLOR = VERMILION
+
+
+TAIL = 5e-3
+"""A ratio's density is drawn where it exceeds this share of its peak: the log axis then spans
+the draws a reader can see, not the one draw of LR- at 1e-15."""
 
 
 def density(x: np.ndarray, info: MetricInfo) -> tuple[np.ndarray, np.ndarray]:
     """Density on the metric's support; ratios are smoothed in log10 space (per log10 unit)."""
     if info.log:
-        x = x[x > 0]
+        x = x[(x > 0) & np.isfinite(x)]
         grid, dens = bounded_kde(np.log10(x))
-        return 10.0**grid, dens
+        seen = np.flatnonzero(dens >= TAIL * dens.max())
+        keep = slice(max(seen[0] - 1, 0), seen[-1] + 2)
+        return 10.0**grid[keep], dens[keep]
     return bounded_kde(x, info.lower, info.upper)
 
 
@@ -68,14 +85,67 @@ def _fill_hdi(ax: Any, grid: np.ndarray, dens: np.ndarray, lo: float, hi: float,
 
 
 def _mu_bracket(ax: Any, lo: float, hi: float, info: MetricInfo) -> None:
-    """A double arrow under the HDI with 'MU = 11 pp' (the paper's Fig. 2B bottom)."""
+    """A double arrow under the HDI with 'MU = 11 pp' (the paper's Fig. 2B bottom).
+
+    A ratio's HDI is a width on the log axis: a factor, 'MU ×7.8' (upper / lower bound).
+    """
     mid = np.sqrt(lo * hi) if info.log and lo > 0 else 0.5 * (lo + hi)
     ax.annotate("", xy=(lo, 0.04), xytext=(hi, 0.04), xycoords=("data", "axes fraction"),
                 arrowprops={"arrowstyle": "<->", "color": "0.2", "shrinkA": 0, "shrinkB": 0})
-    ax.annotate(f"MU = {format_width(hi - lo, info)}", xy=(mid, 0.06),
+    text = (f"MU ×{readable(hi / lo)}" if info.log and lo > 0 else
+            f"MU = {format_width(hi - lo, info)}")
+    ax.annotate(text, xy=(mid, 0.06),
                 xycoords=("data", "axes fraction"), ha="center", va="bottom", fontsize=9,
                 gid="mu", bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
                                 "alpha": 0.8})
+
+
+CELLS = {(0, 0): "TP", (0, 1): "FN", (1, 0): "FP", (1, 1): "TN"}
+"""The binary cells by (true, predicted) position: positive first."""
+
+
+def _empty_cells(idata: xr.DataTree, classifier: Hashable | None) -> str:
+    """``'FN = 0'``: the binary cells observed empty (why a ratio is 0 or infinite)."""
+    if not box.has_group(idata, "observed_data"):
+        return ""
+    data = box.get_group(idata, "observed_data")
+    if "counts" not in data:
+        return ""
+    counts = data["counts"]
+    if "classifier" in counts.dims:
+        if classifier is None or _several(classifier):
+            return ""
+        counts = counts.sel(classifier=classifier)
+    if counts.dims != ("true_class", "pred_class") or counts.shape != (2, 2):
+        return ""
+    values = np.asarray(counts.values)
+    return ", ".join(f"{CELLS[ij]} = 0" for ij in np.ndindex(2, 2) if values[ij] == 0)
+
+
+def observed_note(ax: Axes, observed: float, info: MetricInfo, why: str,
+                  legend: bool = False) -> str | None:
+    """Note on the panel an observed value the axis cannot show: ∞, undefined, 0 on a log axis.
+
+    The note is an entry of the panel's legend (``legend``), else a text in its corner.
+    Returns the note, None when the value can be drawn as a line.
+    """
+    if np.isnan(observed):
+        text = "observed: undefined (0/0)"
+    elif np.isinf(observed):
+        text = f"observed: {'∞' if observed > 0 else '-∞'}"
+    elif info.log and observed <= 0:
+        text = f"observed: {format_value(observed, info)} (off the log axis)"
+    else:
+        return None
+    if why and not np.isnan(observed):
+        text = text.replace(" (off the log axis)", "") + f" ({why})"
+    if legend:
+        ax.plot([], [], " ", color=OBSERVED_COLOR, label=text, gid="observed_note")
+        return text
+    ax.text(0.02, 0.97, text, transform=ax.transAxes, ha="left", va="top", fontsize=MIN_FONT,
+            color=OBSERVED_COLOR, gid="observed_note", zorder=5,
+            bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.85})
+    return text
 
 
 def _observed(idata: xr.DataTree, name: str, classifier: Hashable | None,
@@ -156,6 +226,7 @@ def plot_metric(
     *,
     legend: bool = True,
     title: str | None = None,
+    figsize: tuple[float, float] | None = None,
 ) -> Axes:
     """Posterior density of one metric with its point estimate, HDI and metric uncertainty.
 
@@ -192,9 +263,13 @@ def plot_metric(
         Class of a per-class multiclass metric (required when it has a ``class`` dim); a list
         overlays those classes.
     legend : bool, default True
-        Draw the legend (HDI bounds and the observed value).
+        Draw the legend (HDI bounds and the observed value). An observed value the axis
+        cannot show (infinite, undefined, 0 on a ratio's log axis) is noted there, or, without
+        a legend, in the panel's corner: ``"observed: ∞ (FN = 0)"``.
     title : str, optional
         Axes title; default the metric's display name (and the classifier or class).
+    figsize : tuple of float, optional
+        Size of a new figure in inches (not with ``ax``); default (6, 3.6).
 
     Returns
     -------
@@ -236,14 +311,15 @@ def plot_metric(
         if predictive:
             raise ValueError("predictive=True draws one classifier and class; pass one value "
                              "of classifier= and class_=, not a list.")
-        return _overlay(idata, var, ax, hdi_prob, prior, classifier, class_, legend, title)
+        return _overlay(idata, var, new_axes(ax, figsize), hdi_prob, prior, classifier, class_,
+                        legend, title)
     name, da = draws_of(idata, var, "posterior", classifier, class_)
     info = info_of(idata, name, da)
     prob = hdi_prob_of(idata, hdi_prob)
     x = flat(da)
     if x.size < 2:
         raise ValueError(f"{name!r} has fewer than 2 finite posterior draws; nothing to draw.")
-    ax = new_axes(ax)
+    ax = new_axes(ax, figsize)
     lims: list[tuple[float, float]] = []
 
     if predictive:
@@ -271,35 +347,34 @@ def plot_metric(
             ax.plot(pgrid, pdens, color=PRIOR_COLOR, lw=1.5, ls="--", label="prior", gid="prior")
 
     all_draws = np.asarray(da.values, dtype=float).reshape(-1)
-    lo, hi = interval(all_draws, prob)
+    lo, hi = interval(all_draws, prob, info.log)
     if np.isfinite(lo) and np.isfinite(hi):
-        label = f"{100 * prob:g} % HDI [{format_value(lo, info)}, {format_value(hi, info)}]"
-        _fill_hdi(ax, grid, dens, lo, hi, info, POSTERIOR_COLOR, label)
+        _fill_hdi(ax, grid, dens, lo, hi, info, POSTERIOR_COLOR,
+                  format_interval(lo, hi, info, prob))
         _mu_bracket(ax, lo, hi, info)
 
     observed = _observed(idata, name, classifier, class_)
     if observed is not None:
-        text = format_value(observed, info)
-        if np.isfinite(observed):
-            ax.axvline(observed, color=OBSERVED_COLOR, lw=1.5, label=f"observed: {text}",
-                       gid="observed")
-        else:
-            note = "undefined (0/0)" if np.isnan(observed) else "unbounded (∞)"
-            ax.plot([], [], " ", label=f"observed: {note}")
+        note = observed_note(ax, observed, info, _empty_cells(idata, classifier), legend)
+        if note is None:
+            ax.axvline(observed, color=OBSERVED_COLOR, lw=1.5,
+                       label=f"observed: {format_value(observed, info)}", gid="observed")
 
-    finish_axis(ax, info, label_of(da, name) + unit_suffix(info), lims)
+    finish_axis(ax, info, label_of(da, name, idata) + unit_suffix(info), lims)
+    if legend or any(t.get_gid() == "observed_note" for t in ax.texts):
+        ax.set_ylim(0, 1.22 * ax.get_ylim()[1])  # room above the curve for the legend or note
     ax.set_title(title_of(info, classifier, class_) if title is None else title)
     if legend:
-        ax.legend(fontsize=8, frameon=False, loc="upper left" if _mass_right(x, info)
+        ax.legend(fontsize=MIN_FONT, frameon=False, loc="upper left" if _peak_right(ax, grid, dens)
                   else "upper right")
     return ax
 
 
-def _mass_right(x: np.ndarray, info: MetricInfo) -> bool:
-    """Whether the draws sit in the right half of the support (put the legend left)."""
-    if info.log or not np.isfinite(info.lower) or not np.isfinite(info.upper):
-        return False
-    return float(np.median(x)) > 0.5 * (info.lower + info.upper)
+def _peak_right(ax: Axes, grid: np.ndarray, dens: np.ndarray) -> bool:
+    """Whether the density peaks in the right half of the axes (put the legend left)."""
+    peak = float(grid[int(np.argmax(dens))])
+    at = ax.transAxes.inverted().transform(ax.transData.transform((peak, 0.0)))[0]
+    return bool(at > 0.5)
 
 
 def _overlay(idata: xr.DataTree, var: str, ax: Axes | None, hdi_prob: float | None,
@@ -316,17 +391,18 @@ def _overlay(idata: xr.DataTree, var: str, ax: Axes | None, hdi_prob: float | No
     ax = new_axes(ax)
     prob = hdi_prob_of(idata, hdi_prob)
     lims: list[tuple[float, float]] = []
+    bars: list[tuple[float, float, str, str]] = []
     name, info, label = var, None, ""
     for i, (one_classifier, one_class) in enumerate(picks):
         chosen = {"classifier": one_classifier, "class": one_class}
         key = ", ".join(str(chosen[d]) for d in varying)
         name, da = draws_of(idata, var, "posterior", one_classifier, one_class)
         info = info_of(idata, name, da) if info is None else info
-        label = label or label_of(da, name)
+        label = label or label_of(da, name, idata)
         x = flat(da)
         if x.size < 2:
             continue
-        color = f"C{i % 10}"
+        color = palette_color(i)
         grid, dens = density(x, info)
         ax.plot(grid, dens, color=color, lw=1.6, label=key, gid=f"posterior:{key}")
         lims.append((float(grid[0]), float(grid[-1])))
@@ -335,10 +411,9 @@ def _overlay(idata: xr.DataTree, var: str, ax: Axes | None, hdi_prob: float | No
             px = flat(pda)
             if px.size >= 2:
                 ax.plot(*density(px, info), color=color, lw=1, ls="--", gid=f"prior:{key}")
-        lo, hi = interval(np.asarray(da.values, dtype=float).reshape(-1), prob)
+        lo, hi = interval(np.asarray(da.values, dtype=float).reshape(-1), prob, info.log)
         if np.isfinite(lo) and np.isfinite(hi):
-            ax.hlines(0.015 + 0.025 * i, lo, hi, transform=ax.get_xaxis_transform(),
-                      color=color, lw=3, gid=f"hdi:{key}")
+            bars.append((lo, hi, color, key))
         observed = _observed(idata, name, one_classifier, one_class)
         if observed is not None and np.isfinite(observed):
             ax.axvline(observed, color=color, lw=1, ls=":", gid=f"observed:{key}")
@@ -346,7 +421,16 @@ def _overlay(idata: xr.DataTree, var: str, ax: Axes | None, hdi_prob: float | No
         raise ValueError(f"{var!r} has fewer than 2 finite posterior draws in every selection; "
                          "nothing to draw.")
     finish_axis(ax, info, label + unit_suffix(info), lims)
+    # the HDIs as bars under the baseline, one row each, clear of the curves
+    step = ax.get_ylim()[1] * min(0.05, 0.3 / (len(bars) + 0.8))
+    for i, (lo, hi, color, key) in enumerate(bars):
+        ax.hlines(-step * (i + 1), lo, hi, color=color, lw=2.5, gid=f"hdi:{key}")
+    ax.set_ylim(-step * (len(bars) + 0.8), None)
+    ax.axhline(0.0, color="0.8", lw=0.6, zorder=0)
     ax.set_title(title_of(info, classifier, class_) if title is None else title)
-    if legend:
-        ax.legend(fontsize=7, frameon=False, title=", ".join(varying), title_fontsize=7)
+    if legend:  # the series, then what their bars and dotted lines are
+        ax.hlines([], [], [], color="0.3", lw=2.5, label=f"{100 * prob:g} % HDI (bars)")
+        ax.plot([], [], color="0.3", lw=1, ls=":", label="observed")
+        ax.legend(fontsize=MIN_FONT, frameon=False, title=", ".join(varying),
+                  title_fontsize=MIN_FONT)
     return ax

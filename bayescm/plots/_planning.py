@@ -12,11 +12,18 @@ from bayescm.core.config import rcParams
 from bayescm.core.stats import hdi_prob_for
 from bayescm.core.validate import keyword_checked
 from bayescm.plots._common import new_axes
+from bayescm.plots._style import GREY, MIN_FONT, VERMILION, palette_color
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 __all__ = ["plot_sample_size"]
+
+RULE_FROM = 20
+"""The smallest N the 2 / sqrt(N) rule is drawn for (the paper states it for N > 20)."""
+
+MARKERS = ("o", "s", "^", "D", "v")
+"""Markers of successive curves on one axes (with their colours, told apart without colour)."""
 
 
 def _curve(result: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -42,7 +49,8 @@ def _curve(result: Any) -> tuple[np.ndarray, np.ndarray]:
 
 @keyword_checked
 def plot_sample_size(result: Any, ax: Axes | None = None, plan: SampleSizePlan | None = None,
-                     power: float = 0.95, rule: bool = True) -> Axes:
+                     power: float = 0.95, rule: bool = True, *, label: str | None = None,
+                     figsize: tuple[float, float] | None = None) -> Axes:
     """Metric uncertainty reached with a given power against the test-set size N (Fig. 6).
 
     Draws the simulated MU curve on a log N axis, the rule of thumb MU <~ 2 / sqrt(N) and,
@@ -54,12 +62,17 @@ def plot_sample_size(result: Any, ax: Axes | None = None, plan: SampleSizePlan |
         Sizes and the MU at each, e.g. from :func:`bayescm.analyses.samplesize.mu_at_power`.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure.
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     plan : SampleSizePlan, optional
         Marks the target MU and the smallest N that reaches it.
     power : float, default 0.95
         The power of the curve (for the label).
     rule : bool, default True
         Draw the 2 / sqrt(N) rule.
+    label : str, optional
+        The curve's legend entry (say which prior or metric it is); default "MU reached with
+        95 % power". A curve added to an axes that has one gets the next colour and marker.
 
     Returns
     -------
@@ -78,19 +91,22 @@ def plot_sample_size(result: Any, ax: Axes | None = None, plan: SampleSizePlan |
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     n, mu = _curve(result)
-    ax = new_axes(ax)
+    ax = new_axes(ax, figsize)
     pp = rcParams["plot.units"] == "percent"
     k = 100.0 if pp else 1.0
-    ax.plot(n, k * mu, "o-", color="C0", ms=3, label=f"MU reached with {power:.0%} power",
-            gid="mu")
-    if rule:
-        grid = np.unique(np.round(np.geomspace(n.min(), n.max(), 200)).astype(int))
-        ax.plot(grid, k * mu_bound(grid), "--", color="0.4", label="rule of thumb 2/sqrt(N)",
-                gid="rule")
+    before = sum(1 for line in ax.get_lines() if str(line.get_gid()).startswith("mu"))
+    ax.plot(n, k * mu, ls="-", marker=MARKERS[before % len(MARKERS)],
+            color=palette_color(0 if before == 0 else before + 3), ms=4,
+            label=label or f"MU reached with {100 * power:g} % power",
+            gid="mu" if before == 0 else f"mu:{before}")
+    if rule and n.max() > RULE_FROM:  # the rule is stated for N > 20
+        grid = np.unique(np.round(np.geomspace(max(n.min(), RULE_FROM), n.max(), 200)))
+        ax.plot(grid, k * mu_bound(grid.astype(int)), "--", color=GREY,
+                label=f"rule of thumb 2/√N (N ≥ {RULE_FROM})", gid="rule")
     if plan is not None:
-        ax.axhline(k * plan.mu, color="C3", lw=1, ls=":", gid="target",
+        ax.axhline(k * plan.mu, color=VERMILION, lw=1, ls=":", gid="target",
                    label=f"target MU {k * plan.mu:g}{' pp' if pp else ''}")
-        ax.plot([plan.n], [k * plan.mu_reached], "s", color="C3", gid="plan",
+        ax.plot([plan.n], [k * plan.mu_reached], "*", color=VERMILION, ms=10, gid="plan",
                 label=f"N = {plan.n:,}")
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -99,5 +115,5 @@ def plot_sample_size(result: Any, ax: Axes | None = None, plan: SampleSizePlan |
     prob = hdi_prob_for(plan.hdi_prob if plan is not None else None)
     ax.set_title(f"Sample size: width of the {100 * prob:g} % HDI against N")
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=8, frameon=False)
+    ax.legend(fontsize=MIN_FONT, frameon=False)
     return ax

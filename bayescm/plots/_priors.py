@@ -13,6 +13,7 @@ from bayescm.core.validate import keyword_checked
 from bayescm.plots._common import flat, info_of, label_of, select, unit_suffix
 from bayescm.plots._grid import grid
 from bayescm.plots._metric import density, finish_axis, title_of
+from bayescm.plots._style import MIN_FONT, palette_color
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -47,6 +48,7 @@ def plot_priors(
     class_: Hashable | None = None,
     *,
     ncols: int = 4,
+    figsize: tuple[float, float] | None = None,
 ) -> Figure:
     """Prior densities of metrics, several priors side by side (paper SI Fig. S1 and S2).
 
@@ -69,6 +71,8 @@ def plot_priors(
         Class of per-class multiclass metrics.
     ncols : int, default 4
         Panels per row of a new figure.
+    figsize : tuple of float, optional
+        Size of a new figure in inches (not with ``axes``).
 
     Returns
     -------
@@ -88,7 +92,7 @@ def plot_priors(
     >>> fits = {name: bcm.fit(cm, prior=name, metrics=["ppv", "mcc"], draws=1000,
     ...                       random_seed=0) for name in ["laplace", "jeffreys"]}
     >>> fig = plot_priors(fits, ["ppv", "mcc"])
-    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    >>> [t.get_text() for t in fig.legends[0].get_texts()]
     ['laplace', 'jeffreys']
     >>> import matplotlib.pyplot as plt; plt.close(fig)
     """
@@ -104,7 +108,7 @@ def plot_priors(
         names = resolve_var_names(tree, var_names, "prior", default_skip=())
     if not names:
         raise ValueError("No prior variable to draw; pass var_names= (and class_= if needed).")
-    fig, flat_axes = grid(len(names), axes, ncols)
+    fig, flat_axes = grid(len(names), axes, ncols, figsize=figsize)
     tree = priors if isinstance(priors, xr.DataTree) else next(iter(priors.values()))
     for name, ax in zip(names, flat_axes, strict=False):
         info = info_of(tree, name, first[name])
@@ -117,13 +121,19 @@ def plot_priors(
             if x.size < 2:
                 continue
             xs, dens = density(x, info)
-            ax.plot(xs, dens, lw=1.8, color=f"C{i}", label=label, gid=f"prior:{label}")
+            ax.plot(xs, dens, lw=1.8, color=palette_color(i), label=label, gid=f"prior:{label}")
             lims.append((float(xs[0]), float(xs[-1])))
         if not lims:
             raise ValueError(f"{name!r} has no finite prior draws.")
-        finish_axis(ax, info, label_of(first[name], name) + unit_suffix(info), lims)
+        finish_axis(ax, info, label_of(first[name], name, tree) + unit_suffix(info), lims)
         ax.xaxis.label.set_fontsize(8)
         ax.set_title(title_of(info, None, class_ if "class" in first[name].dims else None))
-    flat_axes[0].legend(fontsize=8, frameon=False)
+    handles, labels = flat_axes[0].get_legend_handles_labels()
+    if axes is None:  # one legend for every panel, under the grid
+        fig.legend(handles, labels, loc="outside lower center", frameon=False,
+                   fontsize=MIN_FONT, ncols=min(len(labels), 6), title="prior",
+                   title_fontsize=MIN_FONT)
+    else:
+        flat_axes[0].legend(fontsize=MIN_FONT, frameon=False)
     fig.suptitle("Priors implied on the metrics")
     return fig

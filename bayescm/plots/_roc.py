@@ -29,6 +29,7 @@ from bayescm.plots._common import (
     some,
     unit_suffix,
 )
+from bayescm.plots._style import VERMILION, palette_color
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -39,7 +40,7 @@ MAX_CURVES = 8
 """Most classifiers one panel overlays."""
 
 BANDS = ("pointwise", "simultaneous")
-OBSERVED_COLOR = "C3"
+OBSERVED_COLOR = VERMILION
 """The observed curve of a single classifier (several: each in its classifier's colour)."""
 
 
@@ -193,7 +194,7 @@ def _draw_curves(ax: Axes, idata: xr.DataTree, post: xr.Dataset, curve: tuple[st
     grid = np.asarray(post[curve[1]].values, dtype=float)
     single = len(names) == 1
     for i, name in enumerate(names):
-        color, key = f"C{i % 10}", name or "A"
+        color, key = palette_color(i), name or "A"
         rows = curve_rows(pick(post[curve[0]], name), curve[1])
         mean = _draw_bands(ax, grid, rows, prob, bands, color, key, i == 0, single)
         m, lo, hi, obs = scalar_summary(idata, scalar[0], name, prob)
@@ -221,7 +222,7 @@ def _unit_axes(ax: Axes, xvar: str, yvar: str, tree: xr.DataTree) -> None:
     for axis, var, setter in ((ax.xaxis, xvar, ax.set_xlabel), (ax.yaxis, yvar, ax.set_ylabel)):
         info = info_of(tree, var)
         percent_axis(axis, info)
-        setter(info.long_name + unit_suffix(info))
+        setter(info.label + unit_suffix(info))
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.01)
     ax.spines[["top", "right"]].set_visible(False)
@@ -232,7 +233,8 @@ def _unit_axes(ax: Axes, xvar: str, yvar: str, tree: xr.DataTree) -> None:
 def plot_roc(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | None = None,
              ax: Axes | None = None, hdi_prob: float | None = None,
              bands: str | Sequence[str] | None = BANDS, *, observed: bool = True,
-             legend: bool = True, title: str | None = None) -> Axes:
+             legend: bool = True, title: str | None = None,
+             figsize: tuple[float, float] | None = None) -> Axes:
     """Posterior ROC curve with its pointwise and simultaneous bands and the AUC.
 
     Draws the posterior mean curve (TPR over the fit's ``fpr`` grid), the pointwise HDI at
@@ -248,6 +250,8 @@ def plot_roc(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | Non
         Classifier(s) of a fit of several; default all (at most 8).
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure.
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     hdi_prob : float, optional
         Probability of the bands and intervals; default the fit's, else
         ``rcParams["stats.hdi_prob"]``.
@@ -292,7 +296,7 @@ def plot_roc(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | Non
     chosen = _bands(bands)
     prob = hdi_prob_of(idata, hdi_prob)
     info = info_of(idata, "auc")
-    ax = new_axes(ax, figsize=(5.4, 4.8))
+    ax = new_axes(ax, figsize, default=(5.6, 6.6))
     ax.plot([0, 1], [0, 1], color="0.55", lw=0.9, ls=":", gid="chance",
             label=f"chance (AUC {format_value(0.5, info)})")
     _draw_curves(ax, idata, post, ("roc", "fpr"), ("auc", "AUC"), names, prob, chosen,
@@ -301,7 +305,7 @@ def plot_roc(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | Non
     ax.set_aspect("equal")
     ax.set_title("ROC curve" if title is None else title)
     if legend:
-        _ordered_legend(ax, loc="lower right")
+        _ordered_legend(ax)
     return ax
 
 
@@ -309,7 +313,8 @@ def plot_roc(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | Non
 def plot_pr(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | None = None,
             ax: Axes | None = None, hdi_prob: float | None = None,
             bands: str | Sequence[str] | None = BANDS, *, observed: bool = True,
-            legend: bool = True, title: str | None = None) -> Axes:
+            legend: bool = True, title: str | None = None,
+            figsize: tuple[float, float] | None = None) -> Axes:
     """Posterior precision-recall curve with its bands, the average precision and the baseline.
 
     Draws the posterior mean precision over the fit's ``recall`` grid (the precision at the
@@ -321,7 +326,7 @@ def plot_pr(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | None
     ----------
     idata : xarray.DataTree
         A scores fit: ``bcm.fit(bcm.Scores(y_true, scores))``.
-    classifier, ax, hdi_prob, bands, observed, legend
+    classifier, ax, hdi_prob, bands, observed, legend, figsize
         As for :func:`plot_roc`.
     title : str, optional
         Axes title; default ``"PR curve"``.
@@ -348,7 +353,7 @@ def plot_pr(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | None
     chosen = _bands(bands)
     prob = hdi_prob_of(idata, hdi_prob)
     info = info_of(idata, "average_precision")
-    ax = new_axes(ax, figsize=(5.4, 4.8))
+    ax = new_axes(ax, figsize, default=(5.6, 6.6))
     items = _items(idata, names[0])
     if items is not None:
         prevalence = float(np.mean(items[0]))
@@ -361,15 +366,18 @@ def plot_pr(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | None
     ax.set_ylabel("precision (PPV)" + unit_suffix(info))
     ax.set_title("PR curve" if title is None else title)
     if legend:
-        _ordered_legend(ax, loc="lower left")
+        _ordered_legend(ax)
     return ax
 
 
-def _ordered_legend(ax: Axes, loc: Any) -> None:
-    """Classifier entries first (with their numbers), then the bands and reference lines."""
+def _ordered_legend(ax: Axes) -> None:
+    """Classifier entries first (with their numbers), then the bands and reference lines.
+
+    The legend sits under the axes, so it never covers a curve or its bands.
+    """
     handles, labels = ax.get_legend_handles_labels()
     first = [i for i, h in enumerate(handles) if str(h.get_gid()).startswith("mean:")]
     rest = [i for i in range(len(handles)) if i not in first]
     order = first + rest
-    ax.legend([handles[i] for i in order], [labels[i] for i in order], fontsize=7,
-              frameon=False, loc=loc)
+    ax.legend([handles[i] for i in order], [labels[i] for i in order], fontsize=8,
+              frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.16))

@@ -35,6 +35,7 @@ from bayescm.plots._roc import (
     scalar_summary,
     scores_posterior,
 )
+from bayescm.plots._style import BLUE, VERMILION, palette_color, probability_is
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -47,8 +48,8 @@ __all__ = ["plot_delta_auc", "plot_reliability"]
 def plot_reliability(idata: xr.DataTree,
                      classifier: Hashable | Sequence[Hashable] | None = None,
                      ax: Axes | None = None, hdi_prob: float | None = None, *,
-                     counts: bool = True, legend: bool = True, title: str | None = None
-                     ) -> Axes:
+                     counts: bool = True, legend: bool = True, title: str | None = None,
+                     figsize: tuple[float, float] | None = None) -> Axes:
     """Reliability diagram: the event rate in each score bin against the bin's mean score.
 
     For each bin the posterior of the observed positive rate (Beta(1 + k, 1 + n - k) for ``k``
@@ -62,7 +63,7 @@ def plot_reliability(idata: xr.DataTree,
     ----------
     idata : xarray.DataTree
         A scores fit of probability scores (``bcm.fit(bcm.Scores(...))``, scores in [0, 1]).
-    classifier, ax, hdi_prob, legend
+    classifier, ax, hdi_prob, legend, figsize
         As for :func:`plot_roc`.
     counts : bool, default True
         Draw the items per bin as bars at the bottom.
@@ -98,7 +99,7 @@ def plot_reliability(idata: xr.DataTree,
     const = box.get_group(idata, "constant_data")
     prob = hdi_prob_of(idata, hdi_prob)
     info = info_of(idata, "reliability")
-    ax = new_axes(ax, figsize=(5.4, 4.8))
+    ax = new_axes(ax, figsize, default=(5.4, 4.8))
     ax.plot([0, 1], [0, 1], color="0.55", lw=0.9, ls=":", gid="calibrated",
             label="perfectly calibrated")
     edges = np.asarray(const["bin_edges"].values, dtype=float)
@@ -106,7 +107,7 @@ def plot_reliability(idata: xr.DataTree,
     below = blended_transform_factory(ax.transData, ax.transAxes)
     lines = []
     for i, name in enumerate(names):
-        color, key = f"C{i % 10}", name or "A"
+        color, key = palette_color(i), name or "A"
         rows = curve_rows(pick(post["reliability"], name), "bin")
         x = np.asarray(pick(const["bin_score"], name).values, dtype=float)
         n = np.asarray(pick(const["bin_count"], name).values, dtype=float)
@@ -133,9 +134,10 @@ def plot_reliability(idata: xr.DataTree,
         p_worse = float(np.mean(draws[0] > draws[1]))
         lines.append(f"ECE{'' if name is None else f' ({name})'}: "
                      f"{interval_text(*ece[:3], info)}\n   if calibrated: "
-                     f"{interval_text(*ref[:3], info)}, P(ECE > calibrated) = {p_worse:.0%}")
+                     f"{interval_text(*ref[:3], info)}, "
+                     f"{probability_is('P(ECE > calibrated)', p_worse, 0)}")
     ax.text(0.02, 0.98, "\n".join(lines), transform=ax.transAxes, va="top", ha="left",
-            fontsize=7, gid="ece", bbox={"boxstyle": "round,pad=0.3", "fc": "white",
+            fontsize=8, gid="ece", bbox={"boxstyle": "round,pad=0.3", "fc": "white",
                                          "ec": "0.8", "alpha": 0.9})
     for axis in (ax.xaxis, ax.yaxis):
         percent_axis(axis, info)
@@ -151,7 +153,7 @@ def plot_reliability(idata: xr.DataTree,
         if counts:
             handles.append(Patch(color="0.5", alpha=0.3))
             labels.append("items per bin (bars)")
-        ax.legend(handles, labels, fontsize=7, frameon=False, loc="lower right",
+        ax.legend(handles, labels, fontsize=8, frameon=False, loc="lower right",
                   bbox_to_anchor=(1.0, 0.16 if counts else 0.0))
     return ax
 
@@ -160,7 +162,8 @@ def plot_reliability(idata: xr.DataTree,
 @keyword_checked
 def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None = None,
                    hdi_prob: float | None = None, *, metric: str = "auc", legend: bool = True,
-                   title: str | None = None) -> Axes:
+                   title: str | None = None, figsize: tuple[float, float] | None = None
+                   ) -> Axes:
     """Posterior of the difference ``AUC_B - AUC_A`` of two classifiers scored on the same items.
 
     Both AUCs come from the same bootstrap weights, so the difference keeps their correlation
@@ -176,6 +179,8 @@ def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None
         The classifiers: the difference is ``b - a``.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure.
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     hdi_prob : float, optional
         HDI probability; default the fit's, else ``rcParams["stats.hdi_prob"]``.
     metric : str, default "auc"
@@ -228,13 +233,13 @@ def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None
     diff = diff[np.isfinite(diff)]
     info = info_of(idata, metric)
     prob = hdi_prob_of(idata, hdi_prob)
-    ax = new_axes(ax)
+    ax = new_axes(ax, figsize)
     span = info.upper - info.lower
     grid, dens = bounded_kde(diff, -span, span)
-    ax.plot(grid, dens, color="C0", lw=2, gid="posterior", label="posterior")
+    ax.plot(grid, dens, color=BLUE, lw=2, gid="posterior", label="posterior")
     lo, hi = (float(v) for v in hdi(diff, prob))
     inside = (grid >= lo) & (grid <= hi)
-    ax.fill_between(grid[inside], 0, dens[inside], color="C0", alpha=0.3, lw=0, gid="hdi",
+    ax.fill_between(grid[inside], 0, dens[inside], color=BLUE, alpha=0.3, lw=0, gid="hdi",
                     label=f"{100 * prob:g} % HDI [{_points(lo, info)}, {_points(hi, info)}]")
     ax.axvline(0.0, color="0.3", lw=1, ls=":", gid="reference")
     if box.has_group(idata, "observed_metrics") and metric in box.get_group(
@@ -242,7 +247,7 @@ def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None
         obs = box.get_group(idata, "observed_metrics")[metric]
         value = float(pick(obs, nb) - pick(obs, na))
         if np.isfinite(value):
-            ax.axvline(value, color="C3", lw=1.5, gid="observed",
+            ax.axvline(value, color=VERMILION, lw=1.5, gid="observed",
                        label=f"observed: {_points(value, info)}")
     p_b = float(np.mean(diff > 0))
     percent_axis(ax.xaxis, info, points=True)
@@ -252,7 +257,8 @@ def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None
     ax.set_yticks([])
     ax.set_ylim(bottom=0)
     ax.spines[["top", "right", "left"]].set_visible(False)
-    head, tail = f"{info.display_name}: {nb} - {na}", f"P({nb} > {na}) = {p_b:.1%}"
+    head = f"{info.display_name}: {nb} - {na}"
+    tail = probability_is(f"P({nb} > {na})", p_b)
     ax.set_title((f"{head}, {tail}" if len(head + tail) < 56 else f"{head}\n{tail}")
                  if title is None else title)
     if legend:

@@ -10,6 +10,7 @@ import xarray as xr
 from bayescm.analyses.sroc import sroc_regions
 from bayescm.core.validate import keyword_checked
 from bayescm.plots._common import hdi_prob_of, info_of, new_axes, percent_axis, unit_suffix
+from bayescm.plots._style import BLUE, VERMILION
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -45,6 +46,7 @@ def plot_sroc(
     outside: str = "fade",
     labels: bool = False,
     legend: bool = True,
+    figsize: tuple[float, float] | None = None,
 ) -> Axes:
     """Summary ROC of a hierarchical fit: groups, SROC curve, summary point and its regions.
 
@@ -70,6 +72,8 @@ def plot_sroc(
         ``rcParams["stats.hdi_prob"]``.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new square figure.
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     outside : {"fade", "hide", "show"}, default "fade"
         The SROC curve and band beyond the observed FPR range: faded and dashed, left out, or
         drawn like the rest.
@@ -114,25 +118,25 @@ def plot_sroc(
     regions = sroc_regions(idata, hdi_prob=prob)
     group = str(regions.attrs["group"])
     info = info_of(idata, "tpr")
-    ax = new_axes(ax, figsize=(5.4, 5.2))
+    ax = new_axes(ax, figsize, default=(5.4, 5.2))
     ax.plot([0, 1], [0, 1], color="0.6", lw=0.9, ls=":", gid="chance", zorder=0)
 
     grid = np.asarray(regions["sroc_fpr"].values, dtype=float)
     inside = np.asarray(regions["in_observed_range"].values, dtype=bool)
     mean = np.asarray(regions["sroc_mean"].values)
     low, high = regions["sroc_lower"].values, regions["sroc_upper"].values
-    ax.fill_between(grid, low, high, where=inside, color="C0", alpha=0.22, lw=0, gid="band",
+    ax.fill_between(grid, low, high, where=inside, color=BLUE, alpha=0.22, lw=0, gid="band",
                     label=f"{100 * prob:g} % band of the SROC", interpolate=True)
-    ax.plot(np.where(inside, grid, np.nan), mean, color="C0", lw=2, gid="sroc",
+    ax.plot(np.where(inside, grid, np.nan), mean, color=BLUE, lw=2, gid="sroc",
             label="SROC curve (posterior mean)")
     if outside != "hide":
         faint = outside == "fade"
         beyond = ~inside
         # the grid points next to the observed range join the outer pieces to the solid one
         beyond |= np.r_[beyond[1:], False] | np.r_[False, beyond[:-1]]
-        ax.fill_between(grid, low, high, where=beyond, color="C0", alpha=0.08 if faint else 0.22,
+        ax.fill_between(grid, low, high, where=beyond, color=BLUE, alpha=0.08 if faint else 0.22,
                         lw=0, gid="band_outside", interpolate=True)
-        ax.plot(np.where(beyond, grid, np.nan), mean, color="C0", lw=1.3 if faint else 2,
+        ax.plot(np.where(beyond, grid, np.nan), mean, color=BLUE, lw=1.3 if faint else 2,
                 ls="--" if faint else "-", alpha=0.55 if faint else 1.0, gid="sroc_outside",
                 label="SROC beyond the observed FPRs" if faint else None)
 
@@ -146,16 +150,16 @@ def plot_sroc(
         for name, x, y in zip(regions[group].values, regions["observed_fpr"].values,
                               regions["observed_tpr"].values, strict=True):
             if np.isfinite(x) and np.isfinite(y):
-                ax.annotate(str(name), (float(x), float(y)), xytext=(4, 3), fontsize=7,
+                ax.annotate(str(name), (float(x), float(y)), xytext=(4, 3), fontsize=8,
                             textcoords="offset points", color="0.3")
 
     for region, style in (("credible", "-"), ("prediction", "--")):
         edge = regions.sel(region=region)
-        ax.plot(edge["fpr"].values, edge["tpr"].values, color="C3", lw=1.4, ls=style,
+        ax.plot(edge["fpr"].values, edge["tpr"].values, color=VERMILION, lw=1.4, ls=style,
                 gid=region, zorder=4,
                 label=f"{100 * prob:g} % {region} region" + (" (new group)" if region ==
                                                                 "prediction" else ""))
-    ax.plot(float(regions["summary_fpr"]), float(regions["summary_tpr"]), "o", color="C3",
+    ax.plot(float(regions["summary_fpr"]), float(regions["summary_tpr"]), "o", color=VERMILION,
             ms=7, mec="white", mew=1, gid="summary", zorder=5,
             label="summary point (posterior mean)")
 
@@ -168,6 +172,6 @@ def plot_sroc(
     ax.set_ylabel("true positive rate, sensitivity" + unit_suffix(info))
     ax.set_title(f"Summary ROC of {plural(group, regions.sizes[group])}", pad=10)
     if legend:
-        ax.legend(fontsize=7, frameon=False, loc="lower right")
+        ax.legend(fontsize=8, frameon=False, loc="lower right")
     ax.spines[["top", "right"]].set_visible(False)
     return ax

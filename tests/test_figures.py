@@ -1,0 +1,393 @@
+"""Every figure type, rendered and looked at by machine: structure, text, references, legends.
+
+One figure per case (a binary fit, a batch, an ordered multiclass fit, comparisons, planning,
+scores, several sites, subgroups, the spec runner, the command line and the app) is drawn and
+checked for what a reader needs: no empty axes; a legend wherever marks are drawn; the
+reference line of every signed metric and difference (0) and ratio (1); ratios on a log axis;
+an observed value the axis cannot show noted on its panel; no raw variable names in any text;
+no text smaller than 8 pt; no two texts overlapping; only the colour-blind-safe palette (and
+greys); heat maps whose colours span their data; the ``figsize`` asked for. The PNGs are
+written to ``$BAYESCM_FIGURES`` when set (CI keeps them), so a person can look at what the
+checks passed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.axes import Axes
+from matplotlib.colors import to_hex, to_rgba_array
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+
+import bayescm as bcm
+from bayescm import cli, plots
+from bayescm.comparisons.groups import unpooled_fit
+from bayescm.io import runner
+from bayescm.io.datasets import literature_matrices, subgroups
+from bayescm.metrics.catalogue import catalogue_for
+from bayescm.plots._grid import plot_forests
+from bayescm.plots._style import OKABE_ITO
+
+# --------------------------------------------------------------------------- the fits
+
+
+@cache
+def binary() -> Any:
+    """The paper's cocaine test: TP 26, FN 0 (so LR- = 0 and DOR = inf observed)."""
+    return bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2), random_seed=1,
+                   draws=1000)
+
+
+@cache
+def batch() -> Any:
+    mats = literature_matrices()
+    return bcm.fit({k: mats[k] for k in ("5b", "6a", "7a", "8", "9a", "9b", "14b", "16")},
+                   random_seed=2, draws=1000)
+
+
+@cache
+def ordered() -> Any:
+    counts = [[30, 8, 2, 0], [6, 25, 9, 1], [1, 7, 22, 6], [0, 2, 5, 16]]
+    cm = bcm.ConfusionMatrix(counts, labels=["none", "mild", "moderate", "severe"],
+                             ordered=True)
+    return bcm.fit(cm, random_seed=3, draws=1000)
+
+
+@cache
+def scores() -> Any:
+    return bcm.fit(bcm.datasets.screening_scores(), random_seed=4)
+
+
+@cache
+def sites() -> Any:
+    from bayescm.models.hierarchical import HierarchicalModel
+
+    return HierarchicalModel.example()
+
+
+@cache
+def predictive() -> Any:
+    return bcm.posterior_predictive(binary(), random_seed=5, metrics=["acc"])
+
+
+@cache
+def groups() -> Any:
+    return bcm.fit(subgroups(), draws=1000, random_seed=6)
+
+
+# --------------------------------------------------------------------------- the cases
+
+def _ax(draw: Callable[..., Any]) -> Callable[[], Figure]:
+    def make() -> Figure:
+        out = draw()
+        fig = out if isinstance(out, Figure) else out.get_figure(root=True)
+        assert isinstance(fig, Figure)
+        return fig
+    return make
+
+
+def _sample_size() -> Figure:
+    sizes = np.array([8, 20, 50, 100, 300, 1000])
+    uninformed = bcm.samplesize.mu_at_power(sizes, n_sims=300, random_seed=1)
+    informed = bcm.samplesize.mu_at_power(sizes, n_sims=300, random_seed=1, concentration=50)
+    ax = plots.plot_sample_size({"n": sizes, "mu": uninformed}, label="uninformed prior",
+                                plan=bcm.samplesize.plan(0.2, n_sims=300, random_seed=1))
+    plots.plot_sample_size({"n": sizes, "mu": informed}, ax=ax, rule=False,
+                           label="informed prior (concentration 50)")
+    return ax.get_figure(root=True)
+
+
+def _app_grid() -> Figure:
+    """The app's metric grid, as the app draws it (PNG bytes), redrawn here as a Figure."""
+    pytest.importorskip("panel")
+    from bayescm.app import figures
+
+    captured: list[Figure] = []
+    original = figures.png
+    figures.png = lambda fig, dpi=110: captured.append(fig) or original(fig, dpi)  # type: ignore
+    try:
+        figures.metric_grid_png(binary(), ["tpr", "tnr", "bm", "lr_plus", "dor", "acc"],
+                                title="Cocaine purity test")
+    finally:
+        figures.png = original
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(captured[0])  # a bare Figure: give it a canvas that can measure text
+    return captured[0]
+
+
+CASES: dict[str, Callable[[], Figure]] = {
+    "binary_metric_tpr": _ax(lambda: plots.plot_metric(binary(), "tpr", prior=True)),
+    "binary_metric_bm": _ax(lambda: plots.plot_metric(binary(), "bm")),
+    "binary_metric_lr_plus": _ax(lambda: plots.plot_metric(binary(), "lr_plus")),
+    "binary_metric_dor": _ax(lambda: plots.plot_metric(binary(), "dor")),
+    "binary_metric_lr_minus": _ax(lambda: plots.plot_metric(binary(), "lr_minus")),
+    "binary_metric_column": _ax(lambda: plots.plot_metric(binary(), "dor", prior=True,
+                                                          figsize=(3.5, 2.6))),
+    "binary_metric_predictive": _ax(lambda: plots.plot_metric(predictive(), "acc",
+                                                              predictive=True)),
+    "binary_grid_default": _ax(lambda: plots.plot_metrics(binary())),
+    "binary_grid_all": _ax(lambda: plots.plot_metrics(
+        binary(), ["tpr", "tnr", "ppv", "npv", "bm", "mk", "mcc", "kappa", "lr_plus",
+                   "lr_minus", "dor", "f1", "prevalence"])),
+    "binary_grid_slide": _ax(lambda: plots.plot_metrics(
+        binary(), ["tpr", "tnr", "bm", "lr_plus", "lr_minus", "dor"], figsize=(10, 5.6))),
+    "binary_forest_metrics": _ax(lambda: plots.plot_forest(binary(), ["acc", "tpr", "tnr",
+                                                                      "ppv", "npv"])),
+    "binary_forests": lambda: plot_forests(binary(), ["acc", "tpr", "tnr", "bm", "mcc",
+                                                      "lr_plus", "lr_minus"]),
+    "binary_theta": _ax(lambda: plots.plot_theta(binary())),
+    "binary_theta_rates": _ax(lambda: plots.plot_theta(binary(), var="rates")),
+    "binary_priors": _ax(lambda: plots.plot_priors(
+        bcm.prior_sensitivity(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
+                              ["laplace", "jeffreys"], draws=500, random_seed=0),
+        ["tpr", "tnr", "bm", "lr_plus"])),
+    "batch_forest_bm": _ax(lambda: plots.plot_forest(batch(), "bm")),
+    "batch_forest_dor": _ax(lambda: plots.plot_forest(batch(), "dor")),
+    "batch_grid_overlay": _ax(lambda: plots.plot_metrics(batch(), ["bm", "acc", "dor"],
+                                                         classifier=["7a", "8", "9b"])),
+    "batch_ranks": _ax(lambda: plots.plot_rank_probabilities(
+        bcm.rank_probabilities(batch(), "bm"), prizes=[100, 50, 10])),
+    "leaderboard_kaggle": _ax(lambda: plots.plot_rank_probabilities(
+        bcm.leaderboard({"a": 0.9134, "b": 0.9129, "c": 0.9120, "d": 0.9101}, n=15123,
+                        prizes=[12000, 8000, 5000], random_seed=0))),
+    "multiclass_grid_default": _ax(lambda: plots.plot_metrics(ordered())),
+    "multiclass_forest_recall": _ax(lambda: plots.plot_forest(ordered(), "tpr")),
+    "multiclass_classes_overlay": _ax(lambda: plots.plot_metric(
+        ordered(), "f1", class_=["none", "mild", "moderate", "severe"])),
+    "multiclass_theta": _ax(lambda: plots.plot_theta(ordered())),
+    "multiclass_theta_rates": _ax(lambda: plots.plot_theta(ordered(), var="rates")),
+    "paired": _ax(lambda: plots.plot_paired(
+        bcm.compare_paired_counts(700, 60, 20, 220, rope=0.01, random_seed=0), "acc")),
+    "planning_sample_size": _sample_size,
+    "scores_roc": _ax(lambda: plots.plot_roc(scores())),
+    "scores_pr": _ax(lambda: plots.plot_pr(scores())),
+    "scores_reliability": _ax(lambda: plots.plot_reliability(scores())),
+    "scores_delta_auc": _ax(lambda: plots.plot_delta_auc(
+        scores(), *list(scores()["posterior"]["classifier"].values[:2])[::-1])),
+    "sites_sroc": _ax(lambda: plots.plot_sroc(sites())),
+    "sites_forest": _ax(lambda: plots.plot_group_forest(sites(), ["tpr", "tnr"])),
+    "sites_gaps": _ax(lambda: plots.plot_group_gaps(sites(), "tpr_gap",
+                                                    unpooled=unpooled_fit(sites()))),
+    "subgroups_gaps": _ax(lambda: plots.plot_group_gaps(groups(), "tpr_gap")),
+    "subgroups_gaps_ratio": _ax(lambda: plots.plot_group_gaps(groups(),
+                                                              "selection_rate_ratio")),
+    "spec_forest_batch": lambda: runner.figure(batch(), "forest"),
+    "spec_posterior_binary": lambda: runner.figure(binary(), "posterior"),
+    "spec_forest_multiclass": lambda: runner.figure(ordered(), "forest"),
+    "spec_posterior_multiclass": lambda: runner.figure(ordered(), "posterior"),
+    "spec_posterior_batch": lambda: runner.figure(batch(), "posterior"),
+    "spec_delta_auc": lambda: runner.figure(scores(), "delta_auc"),
+    "cli_analyze_binary": lambda: cli.analyze_figure(binary()),
+    "cli_analyze_multiclass": lambda: cli.analyze_figure(ordered()),
+    "app_metric_grid": _app_grid,
+}
+
+SIZES = {"binary_metric_column": (3.5, 2.6), "binary_grid_slide": (10, 5.6)}
+"""Cases drawn at a size asked for with ``figsize=`` (a journal column, a slide)."""
+
+NOTES = {
+    "binary_metric_dor": {"DOR": "observed: ∞ (FN = 0)"},
+    "binary_metric_column": {"DOR": "observed: ∞ (FN = 0)"},
+    "binary_metric_lr_minus": {"LR−": "observed: 0 (FN = 0)"},
+    "binary_grid_all": {"DOR": "observed: ∞ (FN = 0)", "LR−": "observed: 0 (FN = 0)"},
+    "binary_grid_slide": {"DOR": "observed: ∞ (FN = 0)", "LR−": "observed: 0 (FN = 0)"},
+    "app_metric_grid": {"DOR": "observed: ∞ (FN = 0)"},
+}
+"""Observed values an axis cannot show (the cocaine test has FN = 0), noted on the panel."""
+
+
+# --------------------------------------------------------------------------- the checks
+
+_SCALE_OF = {m.display_name: m.scale for kind in ("binary", "multiclass", "scores")
+             for m in catalogue_for(kind).values()}
+RATIOS = {name for name, scale in _SCALE_OF.items() if scale == "ratio"}
+SIGNED_NAMES = {name for name, scale in _SCALE_OF.items() if scale == "signed"}
+
+RAW_NAMES = sorted({name for kind in ("binary", "multiclass", "scores")
+                    for name in catalogue_for(kind) if "_" in name}
+                   | {"theta", "rates", "hdi_lower", "hdi_upper", "hdi_prob"})
+_RAW = re.compile(r"\b(" + "|".join(map(re.escape, RAW_NAMES)) + r")\b", re.IGNORECASE)
+SIGNED = {"BM", "MK", "MCC", "κ", "Kappa", "Cohen's κ"}
+
+
+def _texts(fig: Figure) -> Iterator[Text]:
+    """The texts drawn: visible, not empty, and of the ticks only those inside the view."""
+    hidden: set[int] = set()
+    for ax in fig.axes:
+        for axis in ax._axis_map.values():
+            ticks = axis.get_major_ticks() + axis.get_minor_ticks()
+            drawn = {id(t) for t in axis._update_ticks()}
+            hidden.update(id(label) for t in ticks if id(t) not in drawn
+                          for label in (t.label1, t.label2))
+    for text in fig.findobj(Text):
+        if (text.get_visible() and text.get_text().strip() and id(text) not in hidden
+                and text.get_figure() is not None):
+            yield text
+
+
+def _is_colorbar(ax: Axes) -> bool:
+    return ax.get_label() == "<colorbar>"
+
+
+def _has_marks(ax: Axes) -> bool:
+    return bool(ax.lines or ax.collections or ax.patches or ax.images)
+
+
+def structural_problems(fig: Figure) -> list[str]:
+    """What a reader would stumble over in ``fig`` (empty when the figure is fine)."""
+    problems: list[str] = []
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    axes = [ax for ax in fig.axes if ax.get_visible() and not _is_colorbar(ax)]
+    legend_in_figure = bool(fig.legends)
+    for ax in axes:
+        name = ax.get_title() or ax.get_label() or "an axes"
+        if not (_has_marks(ax) or ax.texts or ax.tables):
+            problems.append(f"{name}: empty axes")
+        explained = (ax.get_legend() is not None or legend_in_figure or ax.images
+                     or ax.tables or any(a.get_gid() == "legend" for a in ax.texts))
+        if _has_marks(ax) and not explained:
+            problems.append(f"{name}: marks without a legend")
+    for text in _texts(fig):
+        content = text.get_text()
+        if _RAW.search(content):
+            problems.append(f"raw variable name in {content!r}")
+        if text.get_fontsize() < 8 - 1e-9:
+            problems.append(f"{content!r} at {text.get_fontsize():.1f} pt")
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in _texts(fig)]
+    for i, (a, box_a) in enumerate(boxes):
+        for b, box_b in boxes[i + 1:]:
+            inter_w = min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0)
+            inter_h = min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0)
+            if inter_w > 1.5 and inter_h > 1.5:
+                problems.append(f"texts overlap: {a!r} and {b!r}")
+    return problems
+
+
+def references(fig: Figure) -> dict[str, list[float]]:
+    """The reference lines (gid ``reference``) of each titled axes, by title."""
+    found: dict[str, list[float]] = {}
+    for ax in fig.axes:
+        at = []
+        for line in ax.get_lines():
+            if line.get_gid() == "reference":
+                xs = np.unique(np.asarray(line.get_xdata(), float))
+                ys = np.unique(np.asarray(line.get_ydata(), float))
+                at.append(float(xs[0] if xs.size == 1 else ys[0]))
+        found[ax.get_title()] = at
+    return found
+
+
+def _metric_of(title: str) -> str:
+    """The display name a panel's title starts with: 'BM' of 'BM of 8 classifiers'."""
+    return re.split(r" of | by |, |: | \(", title.split("\n")[0], maxsplit=1)[0]
+
+
+def reference_problems(fig: Figure) -> list[str]:
+    """Signed metrics and differences without a line at 0, ratios without one at 1 or a log axis."""
+    problems = []
+    for title, at in references(fig).items():
+        name = _metric_of(title)
+        difference = " - " in title.split("\n")[0]
+        want = 1.0 if name in RATIOS else 0.0 if name in SIGNED_NAMES or difference else None
+        if want is not None and want not in at:
+            problems.append(f"{title!r}: no reference line at {want:g}")
+    for ax in fig.axes:
+        if _metric_of(ax.get_title()) in RATIOS and ax.get_xscale() != "log":
+            problems.append(f"{ax.get_title()!r}: a ratio on a {ax.get_xscale()} axis")
+    return problems
+
+
+def _greyish(rgba: np.ndarray) -> bool:
+    return bool(np.ptp(rgba[:3]) < 0.02) or rgba[3] == 0
+
+
+def palette_problems(fig: Figure) -> list[str]:
+    """Colours of marks outside the Okabe-Ito palette and the greys."""
+    allowed = {c.lower() for c in OKABE_ITO}
+    problems = set()
+    for ax in fig.axes:
+        if _is_colorbar(ax):
+            continue
+        lines = [line for line in ax.get_lines() if len(line.get_xdata())]  # drawn ones
+        colours = [line.get_color() for line in lines]
+        colours += [line.get_markerfacecolor() for line in lines]
+        for artist in [*ax.collections, *ax.patches]:
+            colours += list(to_rgba_array(artist.get_facecolor()))
+            colours += list(to_rgba_array(artist.get_edgecolor()))
+        for colour in colours:
+            if isinstance(colour, str) and colour in ("none", "auto"):
+                continue
+            for rgba in to_rgba_array(colour):
+                if not _greyish(rgba) and to_hex(rgba[:3]) not in allowed:
+                    problems.add(f"{ax.get_title()!r}: colour {to_hex(rgba[:3])} is not in the "
+                                 "colour-blind-safe palette")
+    return sorted(problems)
+
+
+def heatmap_problems(fig: Figure) -> list[str]:
+    """Heat maps whose colour scale does not span their data (0-100 for cells up to 36)."""
+    problems = []
+    for ax in fig.axes:
+        for image in ax.images:
+            data = np.asarray(image.get_array(), dtype=float)
+            top = float(np.nanmax(data))
+            vmax = image.get_clim()[1]
+            if not (top <= vmax + 1e-9 and vmax <= 1.5 * top + 1e-9):
+                problems.append(f"{ax.get_title()!r}: colours up to {vmax:g} for data up to "
+                                f"{top:g}")
+    return problems
+
+
+def notes_of(fig: Figure) -> dict[str, list[str]]:
+    """Every text of each titled axes, its legend's included."""
+    found: dict[str, list[str]] = {}
+    for ax in fig.axes:
+        texts = [t.get_text() for t in ax.texts]
+        if ax.get_legend() is not None:
+            texts += [t.get_text() for t in ax.get_legend().get_texts()]
+        found[ax.get_title()] = texts
+    return found
+
+
+@pytest.fixture(scope="module")
+def out_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    where = os.environ.get("BAYESCM_FIGURES")
+    path = Path(where) if where else tmp_path_factory.mktemp("figures")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_figure_reads_well(case: str, out_dir: Path) -> None:
+    fig = CASES[case]()
+    try:
+        fig.savefig(out_dir / f"{case}.png", dpi=100)
+        problems = structural_problems(fig) + reference_problems(fig) + palette_problems(fig)
+        problems += heatmap_problems(fig)
+        if case in SIZES:
+            size = tuple(float(v) for v in fig.get_size_inches())
+            if size != pytest.approx(SIZES[case]):
+                problems.append(f"figsize {SIZES[case]} asked for, {size} drawn")
+        notes = notes_of(fig)
+        for title, note in NOTES.get(case, {}).items():
+            if not any(note in text for text in notes.get(title, [])):
+                problems.append(f"{title!r}: the note {note!r} is missing")
+        assert problems == [], "\n".join(problems)
+    finally:
+        plt.close(fig)
