@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["plot_sample_size"]
 
-RULE_FROM = 20
+RULE_FROM = 21
 """The smallest N the 2 / sqrt(N) rule is drawn for (the paper states it for N > 20)."""
 
 MARKERS = ("o", "s", "^", "D", "v")
@@ -99,10 +99,10 @@ def plot_sample_size(result: Any, ax: Axes | None = None, plan: SampleSizePlan |
             color=palette_color(0 if before == 0 else before + 3), ms=4,
             label=label or f"MU reached with {100 * power:g} % power",
             gid="mu" if before == 0 else f"mu:{before}")
-    if rule and n.max() > RULE_FROM:  # the rule is stated for N > 20
+    if rule and n.max() >= RULE_FROM:  # the rule is stated for N > 20
         grid = np.unique(np.round(np.geomspace(max(n.min(), RULE_FROM), n.max(), 200)))
         ax.plot(grid, k * mu_bound(grid.astype(int)), "--", color=GREY,
-                label=f"rule of thumb 2/√N (N ≥ {RULE_FROM})", gid="rule")
+                label=f"rule of thumb 2/√N (N > {RULE_FROM - 1})", gid="rule")
     if plan is not None:
         ax.axhline(k * plan.mu, color=VERMILION, lw=1, ls=":", gid="target",
                    label=f"target MU {k * plan.mu:g}{' pp' if pp else ''}")
