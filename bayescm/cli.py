@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from bayescm import cli_app, cli_roc
+from bayescm._version import __version__
 from bayescm.cli_common import (
     EXIT_USAGE,
     Parser,
@@ -249,6 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="bayescm",
         description="Honest uncertainty on classifier performance: posterior distributions of "
                     "confusion-matrix metrics (Tötsch & Hoffmann 2021).")
+    parser.add_argument("--version", action="version", version=f"bayescm {__version__}",
+                        help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     a = sub.add_parser("analyze", help="posterior of every metric of one confusion matrix",

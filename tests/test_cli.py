@@ -236,3 +236,12 @@ def test_analyze_plot_of_a_multiclass_matrix_draws_per_class_metrics(capsys, tmp
                        "--draws", "200", "--format", "csv", "--plot", str(fig))
     assert code == 0, err
     assert fig.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_version_prints_the_package_version(capsys):
+    from bayescm._version import __version__
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"bayescm {__version__}"
