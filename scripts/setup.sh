@@ -2,8 +2,9 @@
 # Create .venv with a Python >= 3.12 and install bayescm into it.
 #   bash scripts/setup.sh          # the package
 #   bash scripts/setup.sh test     # the package, the test tools, every extra the tests cover
-#                                  # (dask, nutpie, app, browser) and Debian's chromium
+#                                  # (dask, nutpie, app, browser, docs) and Debian's chromium
 #   bash scripts/setup.sh browser  # the app, Playwright and Debian's chromium (the browser test)
+#   bash scripts/setup.sh docs     # Sphinx and its extensions: build the documentation site
 #   bash scripts/setup.sh dask     # any extras by name, comma-separated: test,dask
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -82,7 +83,8 @@ install_chromium() {
 quiet_pip --upgrade pip
 case "$extra" in
     "") quiet_pip -e . ;;
-    test) extras="test,dask,nutpie,app,browser" ;;  # the tests cover all of these
+    test) extras="test,dask,nutpie,app,browser,docs" ;;  # the tests cover all of these (CI
+                                                          # also builds the site: docs)
     *)
         if ! [[ "$extra" =~ ^[a-z]+(,[a-z]+)*$ ]]; then
             echo "error: extras are names separated by commas (test, dask, test,dask), got '$extra'" >&2

@@ -257,6 +257,22 @@ def compare_paired_counts(
 def comparison_table(idata: xr.DataTree) -> pd.DataFrame:
     """The ``comparison`` group of a paired result as a table (one row per metric).
 
+    Parameters
+    ----------
+    idata : xarray.DataTree
+        A result of :func:`compare_paired` or :func:`compare_paired_counts`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by metric, with the difference's mean and HDI (``diff_mean``,
+        ``diff_hdi_lower``, ``diff_hdi_upper``), ``p_a_better``, ``p_rope``, ``p_b_better``,
+        the ``rope`` and whether higher is better.
+
+    See Also
+    --------
+    compare_paired : The paired comparison of two classifiers on one test set.
+
     Examples
     --------
     >>> from bayescm.comparisons.paired import compare_paired_counts, comparison_table

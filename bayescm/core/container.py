@@ -402,6 +402,26 @@ def write_netcdf(idata: xr.DataTree, path: str | os.PathLike[str], compact: bool
 def load(path: str | os.PathLike[str]) -> xr.DataTree:
     """Read a result tree written by :func:`save` fully into memory (the file is closed after).
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A netCDF file written by :func:`save`.
+
+    Returns
+    -------
+    xarray.DataTree
+        The result, checked against the result schema; float32 draws come back as float64.
+
+    Raises
+    ------
+    ValueError
+        If the file is not a bayescm result tree (the message names the file and the problem).
+
+    See Also
+    --------
+    save : Write a result tree.
+    bayescm.refit : Redraw or extend a loaded result from its attributes alone.
+
     Examples
     --------
     See :func:`save`.

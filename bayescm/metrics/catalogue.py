@@ -67,7 +67,7 @@ def builtin_metric(kind: str, name: str) -> Metric:
 
 
 def mark_builtin(catalogue: dict[str, Metric], kind: str) -> None:
-    """Let every metric of a catalogue travel by reference (see :meth:`Metric.__reduce__`)."""
+    """Let every metric of a catalogue travel by reference (see ``Metric.__reduce__``)."""
     for name, metric in catalogue.items():
         if "_recipe" not in metric.__dict__ or metric.__dict__["_recipe"][0] is fbeta:
             object.__setattr__(metric, "_recipe", (builtin_metric, (kind, name)))

@@ -8,25 +8,25 @@ long name; supports, reference lines and log axes come from the metric catalogue
 "proportion"``; likelihood and odds ratios on a log axis. Interval probabilities default to the
 result's ``hdi_prob``, else ``rcParams["stats.hdi_prob"]``.
 
-========================  ===================================================  ============
-function                  draws                                                paper
-========================  ===================================================  ============
-plot_metric               one metric: density, HDI, MU, observed value         Fig. 2, 4
-plot_metrics              a grid of metrics                                    Fig. 3
-plot_forest               HDIs of a batch, of classes, or of several metrics   Fig. 3C
-plot_rank_probabilities   P(rank) heatmap with expected prizes                 Fig. 5
-plot_sample_size          MU against N with the 2 / sqrt(N) rule               Fig. 6
-plot_priors               priors implied on the metrics                        Fig. S1, S2
-plot_theta                the confusion probability matrix (true x predicted)
-plot_paired               difference of two classifiers with its ROPE
-plot_roc                  ROC curves of scores: both bands, observed, AUC
-plot_pr                   PR curves of scores with bands and the prevalence
-plot_reliability          calibration: event rate per score bin, ECE
-plot_delta_auc            AUC_B - AUC_A of two classifiers, P(B > A)
-plot_sroc                 summary ROC of groups: curve, summary point, regions
-plot_group_forest         groups, pooled and new-group rows (meta-analysis)
-plot_group_gaps           subgroup gaps to a reference, ±ε band, P(|gap| > ε)
-========================  ===================================================  ============
+=======================  =======================================================  ===========
+function                 draws                                                    paper
+=======================  =======================================================  ===========
+plot_metric              one metric: density, HDI, MU, observed value             Fig. 2, 4
+plot_metrics             a grid of metrics (a multiclass fit: an overview)        Fig. 3
+plot_forest              HDIs of a batch, of classes, or of several metrics       Fig. 3C
+plot_rank_probabilities  P(rank) heatmap with expected prizes                     Fig. 5
+plot_sample_size         MU against N with the 2 / sqrt(N) rule                   Fig. 6
+plot_priors              priors implied on the metrics                            Fig. S1, S2
+plot_theta               the confusion probability matrix (true x predicted)
+plot_paired              difference of two classifiers with its ROPE
+plot_roc                 ROC curves of scores: both bands, observed, AUC
+plot_pr                  PR curves of scores with bands and the prevalence
+plot_reliability         calibration: event rate per score bin, ECE
+plot_delta_auc           AUC_B - AUC_A of two classifiers, P(B > A)
+plot_sroc                summary ROC of groups: curve, summary point, regions
+plot_group_forest        groups, pooled and new-group rows (meta-analysis)
+plot_group_gaps          subgroup gaps to a reference, ±ε band, ``P(|gap| > ε)``
+=======================  =======================================================  ===========
 """
 
 from bayescm.plots._batch import plot_paired, plot_rank_probabilities

@@ -40,7 +40,7 @@ macro and micro F1 as densities, recall and precision of every class as forests.
 
 
 def overview(idata: xr.DataTree) -> list[str]:
-    """The metrics a multiclass fit shows by default (:data:`OVERVIEW`, where computed).
+    """The metrics a multiclass fit shows by default (``OVERVIEW``, where computed).
 
     Examples
     --------
@@ -208,7 +208,7 @@ def plot_metrics(
         A result of :func:`bayescm.fit`.
     var_names : str or list of str, optional
         Metrics to draw (aliases accepted). Default for a multiclass fit an overview
-        (:data:`OVERVIEW`): accuracy, kappa (quadratic for ordered classes), macro and micro
+        (``OVERVIEW``): accuracy, kappa (quadratic for ordered classes), macro and micro
         F1 as densities and the per-class recall (TPR) and precision (PPV) as forests; for
         other fits every posterior variable that is one density with the given
         ``classifier`` / ``class_`` (``theta`` and per-class metrics without ``class_`` are

@@ -147,6 +147,16 @@ class Dirichlet(_Simplex):
         Concentration; a scalar is used for every class. All entries > 0
         (0 is allowed only through the improper ``"haldane"`` preset).
 
+    Other Parameters
+    ----------------
+    _allow_zero : bool, default False
+        Internal: lets the Haldane preset build its improper Dirichlet(0).
+
+    See Also
+    --------
+    Beta : The binary model's prior of one rate.
+    Weak : The multiclass default, which builds its Dirichlets from the number of classes.
+
     Examples
     --------
     >>> import bayescm as bcm

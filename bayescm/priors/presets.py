@@ -97,6 +97,12 @@ class Laplace(_Preset):
     For K classes: Dirichlet(1) for the prevalence and, for each true class's rates, 1 on the
     correct class and 1 spread over the wrong ones (a uniform Beta on each recall).
 
+    Parameters
+    ----------
+    alpha, beta : float, default 1
+        The Beta's parameters, fixed by the preset; set them through :class:`Beta` for any
+        other value.
+
     Examples
     --------
     >>> import bayescm as bcm
@@ -123,6 +129,12 @@ class Jeffreys(_Preset):
 
     For K classes: Dirichlet(1/2) for the prevalence and, for each true class's rates, 1/2 on
     the correct class and 1/2 spread over the wrong ones.
+
+    Parameters
+    ----------
+    alpha, beta : float, default 1/2
+        The Beta's parameters, fixed by the preset; set them through :class:`Beta` for any
+        other value.
 
     Examples
     --------
@@ -152,6 +164,12 @@ class Haldane(_Preset):
     count (e.g. FN = 0 for the TPR) raises an error naming the parameter. Equivalent to a flat
     prior on the log-odds, which is how :meth:`create_variable` writes it. There is no prior
     group for an improper prior, and :meth:`sample` raises. For K classes: Dirichlet(0).
+
+    Parameters
+    ----------
+    alpha, beta : float, default 0
+        The Beta's parameters, fixed by the preset; set them through :class:`Beta` for any
+        other value.
 
     Examples
     --------
@@ -202,6 +220,12 @@ class Weak(_Preset):
     95 % intervals of accuracy, macro recall, macro F1 and kappa cover the truth in 0.90-0.97 of
     test sets for K = 2 to 20 and accuracies 0.6 to 0.95 (``benchmarks/coverage_study.py``).
 
+    Parameters
+    ----------
+    alpha, beta : float, default 1
+        The Beta's parameters, fixed by the preset; set them through :class:`Beta` for any
+        other value.
+
     Examples
     --------
     >>> import bayescm as bcm
@@ -228,6 +252,12 @@ class Flat(_Preset):
     Kept under its own name for reproducing earlier analyses: for K classes it puts K
     pseudo-counts in every row of the rates, K - 1 of them on wrong classes, so its intervals
     stop covering the truth from about K = 5 (see :class:`Weak`).
+
+    Parameters
+    ----------
+    alpha, beta : float, default 1
+        The Beta's parameters, fixed by the preset; set them through :class:`Beta` for any
+        other value.
 
     Examples
     --------
