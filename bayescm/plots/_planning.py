@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from matplotlib import ticker
 
 from bayescm.analyses.samplesize import SampleSizePlan, mu_bound
 from bayescm.core.config import rcParams
@@ -62,8 +63,6 @@ def plot_sample_size(result: Any, ax: Axes | None = None, plan: SampleSizePlan |
         Sizes and the MU at each, e.g. from :func:`bayescm.analyses.samplesize.mu_at_power`.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure.
-    figsize : tuple of float, optional
-        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     plan : SampleSizePlan, optional
         Marks the target MU and the smallest N that reaches it.
     power : float, default 0.95
@@ -73,10 +72,19 @@ def plot_sample_size(result: Any, ax: Axes | None = None, plan: SampleSizePlan |
     label : str, optional
         The curve's legend entry (say which prior or metric it is); default "MU reached with
         95 % power". A curve added to an axes that has one gets the next colour and marker.
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
 
     Returns
     -------
     matplotlib.axes.Axes
+        The axes drawn on: ``ax`` when given, else those of a new figure (``ax.figure`` to save
+        it).
+
+    See Also
+    --------
+    bayescm.samplesize.plan : The plan drawn as a marker.
+    bayescm.samplesize.simulated_mu : The curve's values.
 
     Examples
     --------
@@ -110,6 +118,13 @@ def plot_sample_size(result: Any, ax: Axes | None = None, plan: SampleSizePlan |
                 label=f"N = {plan.n:,}")
     ax.set_xscale("log")
     ax.set_yscale("log")
+    # plain numbers (20, not 2 x 10^1); between the powers of ten only 2, 3 and 5 are labelled
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1
+                                                      else f"{v:g}"))
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(ticker.FuncFormatter(
+        lambda v, _: f"{v:g}" if v > 0 and round(v / 10 ** np.floor(np.log10(v))) in (2, 3, 5)
+        else ""))
     ax.set_xlabel("test-set size N")
     ax.set_ylabel("metric uncertainty MU" + (" (percentage points)" if pp else ""))
     prob = hdi_prob_for(plan.hdi_prob if plan is not None else None)

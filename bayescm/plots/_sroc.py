@@ -72,19 +72,21 @@ def plot_sroc(
         ``rcParams["stats.hdi_prob"]``.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new square figure.
-    figsize : tuple of float, optional
-        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     outside : {"fade", "hide", "show"}, default "fade"
-        The SROC curve and band beyond the observed FPR range: faded and dashed, left out, or
-        drawn like the rest.
+        The SROC curve and band beyond the observed FPR range: the curve dashed and faded
+        without its band, left out, or drawn like the rest.
     labels : bool, default False
         Write each group's name beside its point.
     legend : bool, default True
         Draw the legend.
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
 
     Returns
     -------
     matplotlib.axes.Axes
+        The axes drawn on: ``ax`` when given, else those of a new figure (``ax.figure`` to save
+        it).
 
     Raises
     ------
@@ -93,8 +95,8 @@ def plot_sroc(
 
     See Also
     --------
-    bayescm.sroc_regions : the same curve, point and regions as data.
-    plot_group_forest : the groups' rates one row each, with the pooled and new-group rows.
+    bayescm.sroc_regions : The same curve, point and regions as data.
+    plot_group_forest : The groups' rates one row each, with the pooled and new-group rows.
 
     Examples
     --------
@@ -134,8 +136,10 @@ def plot_sroc(
         beyond = ~inside
         # the grid points next to the observed range join the outer pieces to the solid one
         beyond |= np.r_[beyond[1:], False] | np.r_[False, beyond[:-1]]
-        ax.fill_between(grid, low, high, where=beyond, color=BLUE, alpha=0.08 if faint else 0.22,
-                        lw=0, gid="band_outside", interpolate=True)
+        if not faint:  # faded: the dashed mean alone; a band of pure extrapolation would
+            # cover most of ROC space and hide the studies and regions
+            ax.fill_between(grid, low, high, where=beyond, color=BLUE, alpha=0.22, lw=0,
+                            gid="band_outside", interpolate=True)
         ax.plot(np.where(beyond, grid, np.nan), mean, color=BLUE, lw=1.3 if faint else 2,
                 ls="--" if faint else "-", alpha=0.55 if faint else 1.0, gid="sroc_outside",
                 label="SROC beyond the observed FPRs" if faint else None)
