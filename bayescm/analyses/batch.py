@@ -208,7 +208,7 @@ def summarize_batch(
 
     See Also
     --------
-    bayescm.fit : the same posterior with every draw kept.
+    bayescm.fit : The same posterior with every draw kept.
 
     Examples
     --------

@@ -46,6 +46,19 @@ def curve_bands(idata: xr.DataTree, curve: str = "roc", hdi_prob: float | None =
         ``simultaneous_upper`` over the curve's grid (and ``classifier``), and ``c`` (the
         simultaneous band's multiplier, per classifier); ``attrs`` name the methods.
 
+    Raises
+    ------
+    ValueError
+        Not a scores fit, or an unknown ``curve``.
+    KeyError
+        A curve the fit does not hold (a parametric fit has no reliability curve).
+
+    See Also
+    --------
+    bayescm.plots.plot_roc : Draws the ROC curve with these bands.
+    bayescm.plots.plot_pr : The same for the precision-recall curve.
+    bayescm.Scores : The labels and scores such a fit starts from.
+
     Examples
     --------
     >>> import bayescm as bcm

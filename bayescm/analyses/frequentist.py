@@ -55,6 +55,21 @@ class BootstrapResult:
         Interval probability.
     paired : bool
         Joint (True) or independent (False) resampling of two classifiers.
+
+    See Also
+    --------
+    bootstrap : Makes it.
+    bayescm.summary : The Bayesian intervals to compare with.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm.analyses.frequentist import bootstrap
+    >>> y = np.array([1] * 50 + [0] * 50)
+    >>> pred = y.copy(); pred[:20] = 1 - pred[:20]
+    >>> result = bootstrap(y, pred, metric="acc", positive=1, n_boot=200, random_seed=0)
+    >>> result.metric, result.replicates.shape, list(result.table.columns)
+    ('acc', (200, 1), ['estimate', 'lower', 'upper', 'se'])
     """
 
     table: pd.DataFrame
@@ -130,6 +145,11 @@ def bootstrap(
     BootstrapResult
         ``table`` (estimate, lower, upper, se per row) and the ``replicates``.
 
+    Raises
+    ------
+    TypeError
+        ``paired`` that is not a bool, or a list of metrics (one metric per call).
+
     Warns
     -----
     RuntimeWarning
@@ -137,7 +157,9 @@ def bootstrap(
 
     See Also
     --------
-    bayescm.comparisons.paired.compare_paired : the Bayesian paired comparison.
+    bayescm.comparisons.paired.compare_paired : The Bayesian paired comparison.
+    binomial_interval : Closed-form confidence intervals of one proportion.
+    bayescm.summary : The Bayesian posterior intervals to set these against.
 
     Examples
     --------
@@ -242,6 +264,20 @@ def binomial_interval(
     -------
     tuple
         ``(lower, upper)``: floats for scalar input, arrays otherwise.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``method``, counts that are not whole numbers, ``n < 1`` or ``k`` outside
+        ``[0, n]``.
+    TypeError
+        Counts that are not integers (booleans, text).
+
+    See Also
+    --------
+    bootstrap : A frequentist interval of any metric, by resampling.
+    bayescm.summary : The Bayesian HDI of the same proportion, for comparison.
+    bayescm.samplesize.beta_hdi : The HDI of a Beta posterior in closed form.
 
     Examples
     --------

@@ -88,6 +88,12 @@ def posterior_predictive(
         draw, [classifier], true_class, pred_class``), the parameters, ``theta = counts / n``
         and every metric. Metrics that are 0/0 on a synthetic matrix are NaN (undefined).
 
+    See Also
+    --------
+    prior_predictive : The same question before the data.
+    bayescm.plots.plot_metric : ``predictive=True`` overlays the result on the posterior.
+    summary : The posterior the synthetic matrices are drawn from.
+
     Examples
     --------
     With one observation (TP = 1) the synthetic accuracy is 0 or 1 (paper, Fig. 2A):
@@ -186,6 +192,20 @@ def prior_predictive(
     xarray.DataTree
         Groups ``prior`` (dims ``chain, draw`` and class dims) and, for a fixed prevalence,
         ``constant_data``; root attributes as written by ``fit``.
+
+    Raises
+    ------
+    TypeError
+        ``labels`` given as a single string.
+    ValueError
+        Fewer than two distinct labels, or an improper prior (Haldane), which cannot be
+        sampled.
+
+    See Also
+    --------
+    bayescm.plots.plot_priors : Draws the implied metric priors.
+    prior_sensitivity : Fits the data under several priors to see how much the choice matters.
+    posterior_predictive : The same question after the data: which matrices the fit expects.
 
     Examples
     --------

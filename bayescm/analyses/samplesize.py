@@ -99,8 +99,8 @@ def mu_bound(n: Any) -> float | np.ndarray:
 
     See Also
     --------
-    required_n : the inverse, ``4 / MU^2``.
-    mu_at_power : the simulated MU for a given power.
+    required_n : The inverse, ``4 / MU^2``.
+    mu_at_power : The simulated MU for a given power.
 
     Examples
     --------
@@ -127,6 +127,13 @@ def required_n(mu: Any) -> int | np.ndarray:
     Returns
     -------
     int or ndarray of int
+        The smallest number of samples whose rule-of-thumb MU is at most ``mu`` (of the same
+        shape as ``mu``).
+
+    See Also
+    --------
+    mu_bound : The other direction: the MU that ``n`` samples reach.
+    plan : The size from simulation, with a power, rather than the rule of thumb.
 
     Examples
     --------
@@ -211,6 +218,12 @@ def simulated_mu(
     ndarray
         Shape ``np.shape(n) + (n_sims,)``.
 
+    See Also
+    --------
+    plan : The smallest size whose simulated MU reaches a target.
+    mu_at_power : The MU reached with a given power.
+    bayescm.plots.plot_sample_size : Draws MU against the size.
+
     Examples
     --------
     >>> from bayescm.analyses.samplesize import simulated_mu
@@ -274,8 +287,8 @@ def mu_at_power(
 
     See Also
     --------
-    plan : the smallest ``n`` for a target MU.
-    mu_bound : the ``2 / sqrt(n)`` rule of thumb.
+    plan : The smallest ``n`` for a target MU.
+    mu_bound : The ``2 / sqrt(n)`` rule of thumb.
 
     Examples
     --------
@@ -310,6 +323,11 @@ class SampleSizePlan:
         ``4 / mu^2`` (:func:`required_n`) for comparison.
     hdi_prob : float, optional
         Probability of the HDI whose width is the MU (None: not recorded).
+
+    See Also
+    --------
+    plan : Makes it.
+    bayescm.plots.plot_sample_size : Draws the plan on the MU curve.
 
     Examples
     --------
@@ -360,6 +378,19 @@ def plan(
     -------
     SampleSizePlan
         ``n``, the target, the MU reached at ``n``, the power and the ``4 / mu^2`` rule.
+
+    Raises
+    ------
+    TypeError
+        ``n_max`` that is not an integer.
+    ValueError
+        ``mu`` is not reached with ``power`` below ``n_max`` samples.
+
+    See Also
+    --------
+    required_n : The rule of thumb ``4 / mu^2``, without simulation.
+    simulated_mu : The expected MU at one sample size.
+    bayescm.plots.plot_sample_size : Draws the MU curve and the plan.
 
     Examples
     --------

@@ -66,6 +66,17 @@ def prior_sensitivity(
         Root attribute ``priors`` maps each choice to its serialised priors.
         :func:`~bayescm.summary` labels rows like ``tpr[jeffreys]``.
 
+    Raises
+    ------
+    TypeError
+        A keyword that ``prior_sensitivity`` sets itself (``prior``, ``priors``).
+
+    See Also
+    --------
+    prior_predictive : What each prior implies before any data.
+    bayescm.plots.plot_priors : Draws the priors side by side.
+    bayescm.summary : Each prior's posterior summaries (``prior_choice`` rows).
+
     Examples
     --------
     >>> import bayescm as bcm

@@ -53,6 +53,16 @@ def simulate_counts(
     ndarray of int64
         Shape ``(*size, 2, 2)`` (``(2, 2)`` without ``size``); every matrix sums to ``n``.
 
+    Raises
+    ------
+    ValueError
+        ``size`` that is not a positive integer or a tuple of them.
+
+    See Also
+    --------
+    simulate : The same as :class:`~bayescm.ConfusionMatrix` objects, ready to fit.
+    bayescm.samplesize.simulated_mu : Simulation-based metric uncertainty at a sample size.
+
     Examples
     --------
     >>> from bayescm.analyses.simulate import simulate_counts
@@ -115,10 +125,18 @@ def simulate(
     Returns
     -------
     ConfusionMatrix or dict of str -> ConfusionMatrix
+        The simulated matrices: one, or ``size`` of them keyed ``"sim0000"``, ``"sim0001"``, ...
+
+    Raises
+    ------
+    TypeError
+        ``size`` that is not a whole number.
 
     See Also
     --------
-    simulate_counts : the raw counts array.
+    simulate_counts : The raw counts array.
+    bayescm.fit : Fit the simulated matrices to see how well the truth is recovered.
+    bayescm.samplesize.plan : How many items a test set needs, from the same kind of simulation.
 
     Examples
     --------

@@ -113,8 +113,8 @@ def sroc_regions(idata: xr.DataTree, hdi_prob: float | None = None, n_points: in
 
     See Also
     --------
-    bayescm.plots.plot_sroc : draws all of it.
-    in_region : whether points lie inside a region.
+    bayescm.plots.plot_sroc : Draws all of it.
+    in_region : Whether points lie inside a region.
 
     Examples
     --------

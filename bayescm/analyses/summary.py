@@ -104,9 +104,16 @@ def summary(
         (Geyer ESS of the raw split chains) for independent draws (the exact path),
         ``ess_bulk`` (rank-normalised, as ArviZ) for NUTS.
 
+    Raises
+    ------
+    ValueError
+        An unknown ``kind``.
+
     See Also
     --------
-    probability, informedness
+    probability : The posterior probability of a range of one variable.
+    informedness : Whether a classifier is better than chance.
+    bayescm.plots.plot_metric : The posterior density behind a row.
 
     Examples
     --------
@@ -274,6 +281,19 @@ def probability(
         A number for a scalar variable, else an array over the remaining dims (e.g.
         ``classifier``).
 
+    Raises
+    ------
+    ValueError
+        Neither ``lower`` nor ``upper``, or ``lower >= upper``.
+    TypeError
+        A bound that is not a number.
+
+    See Also
+    --------
+    summary : Means and HDIs of every variable.
+    informedness : The chances of BM above, near and below zero.
+    prob_superior : The probability that one classifier beats another.
+
     Examples
     --------
     >>> import bayescm as bcm
@@ -334,6 +354,19 @@ def informedness(idata: xr.DataTree, rope: float = 0.0, var: str | None = None) 
     pandas.DataFrame
         Columns ``informative, uninformative, deceptive`` (rows sum to 1), one row per
         classifier of a batch or a single row named after ``var``.
+
+    Raises
+    ------
+    TypeError
+        ``rope`` that is not a number.
+    ValueError
+        ``rope`` outside ``[0, 1)``.
+
+    See Also
+    --------
+    probability : The same kind of question for any variable and range.
+    summary : The posterior of BM with its HDI.
+    prob_superior : Whether one classifier beats another, rather than chance.
 
     Examples
     --------

@@ -133,8 +133,8 @@ def group_gaps(
 
     See Also
     --------
-    fairness_table : the same as a table of means, HDIs and ``P(|gap| > epsilon)``.
-    bayescm.plots.plot_group_gaps : the figure.
+    fairness_table : The same as a table of means, HDIs and ``P(|gap| > epsilon)``.
+    bayescm.plots.plot_group_gaps : The figure.
 
     Examples
     --------
@@ -201,10 +201,12 @@ def fairness_table(
     ----------
     idata : xarray.DataTree
         A hierarchical or a plain batch fit of binary matrices, one per group.
-    reference, measures, epsilon, ratio_bounds, groups, min_items
+    reference, measures, epsilon, ratio_bounds
         As in :func:`group_gaps`.
     hdi_prob : float, optional
         HDI probability; default the fit's, else ``rcParams["stats.hdi_prob"]``.
+    groups, min_items
+        As in :func:`group_gaps`.
 
     Returns
     -------
@@ -221,6 +223,12 @@ def fairness_table(
     ------
     KeyError, ValueError
         As :func:`group_gaps`.
+
+    See Also
+    --------
+    group_gaps : The gaps' posterior draws behind the table.
+    bayescm.plots.plot_group_gaps : The same gaps drawn.
+    unpooled_fit : Each group fitted on its own, to compare with the pooled fit.
 
     Examples
     --------
@@ -314,6 +322,12 @@ def unpooled_fit(
     ------
     ValueError
         A result that is not a hierarchical fit (a batch fit is unpooled already).
+
+    See Also
+    --------
+    group_gaps : Takes ``unpooled=`` to show both fits' gaps.
+    bayescm.plots.plot_group_forest : Pooled and unpooled intervals side by side.
+    fit : The hierarchical fit it unpools.
 
     Examples
     --------

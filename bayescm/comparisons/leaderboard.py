@@ -168,7 +168,7 @@ def leaderboard(
 
     See Also
     --------
-    rank_probabilities : the same for a batch fitted from confusion matrices.
+    rank_probabilities : The same for a batch fitted from confusion matrices.
 
     Examples
     --------

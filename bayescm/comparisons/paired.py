@@ -134,8 +134,8 @@ def compare_paired(
 
     See Also
     --------
-    compare_paired_counts : accuracy from the 2 x 2 agreement table only.
-    bayescm.analyses.frequentist.bootstrap : the frequentist joint bootstrap.
+    compare_paired_counts : Accuracy from the 2 x 2 agreement table only.
+    bayescm.analyses.frequentist.bootstrap : The frequentist joint bootstrap.
 
     Examples
     --------
@@ -205,6 +205,19 @@ def compare_paired_counts(
     xarray.DataTree
         As :func:`compare_paired` with the single metric ``acc``; ``cells`` has the dim
         ``agreement``.
+
+    Raises
+    ------
+    TypeError
+        A count that is not an integer.
+    ValueError
+        A negative count, or all four counts 0.
+
+    See Also
+    --------
+    compare_paired : The same from the labels and both classifiers' predictions.
+    comparison_table : The comparison's posterior summaries as a table.
+    bayescm.plots.plot_paired : Draws the difference.
 
     Examples
     --------

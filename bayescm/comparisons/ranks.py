@@ -245,11 +245,14 @@ def rank_probabilities(
     ValueError
         No ``classifier`` dim, NaN draws, a descriptive metric without ``direction``, an extra
         dim (``class``) not selected with ``coords``, a table too large without ``max_rank``.
+    TypeError
+        A tree without ``metric``, a ``max_rank`` or ``chunk_size`` that is not an integer, or
+        data that is neither a result tree nor a DataArray.
 
     See Also
     --------
-    leaderboard : the same from a published list of accuracies.
-    prob_superior : pairwise probabilities.
+    leaderboard : The same from a published list of accuracies.
+    prob_superior : Pairwise probabilities.
 
     Examples
     --------

@@ -202,6 +202,8 @@ def prob_superior(
         still has a class dim, NaN draws, a negative margin.
     KeyError
         A classifier not in the batch, an unknown metric or one not computed in the fit.
+    TypeError
+        Arguments that mix the two forms (two results and a name, or one batch and one name).
 
     Warns
     -----
@@ -212,8 +214,8 @@ def prob_superior(
 
     See Also
     --------
-    rank_probabilities : the same comparison for any number of classifiers.
-    bayescm.comparisons.paired.compare_paired : paired comparison on one shared test set.
+    rank_probabilities : The same comparison for any number of classifiers.
+    bayescm.comparisons.paired.compare_paired : Paired comparison on one shared test set.
 
     Examples
     --------

@@ -41,6 +41,18 @@ def beta_hdi(alpha: Any, beta: Any, hdi_prob: float | None = None) -> np.ndarray
     ndarray
         Shape ``broadcast(alpha, beta).shape + (2,)``: lower and upper bound.
 
+    Raises
+    ------
+    ValueError
+        Non-finite or non-positive parameters, or a U-shaped Beta (both parameters below 1),
+        which has no single highest-density interval.
+
+    See Also
+    --------
+    bayescm.stats.hdi : The HDI estimated from draws.
+    simulated_mu : Widths of such HDIs after simulated test sets.
+    bayescm.Beta.update : The Beta posterior whose HDI this gives.
+
     Examples
     --------
     The TPR of the cocaine classifier (TP 26, FN 0, Laplace prior) is Beta(27, 1):

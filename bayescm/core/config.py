@@ -187,6 +187,11 @@ def rc_context(rc: Mapping[str, Any] | None = None, **changes: Any) -> Iterator[
     RcParamsError
         An unknown key or invalid value; nothing is changed then.
 
+    See Also
+    --------
+    bayescm.rcParams : The settings and their current values.
+    bayescm.stats.hdi_prob_for : How ``stats.hdi_prob`` is chosen when no argument gives it.
+
     Examples
     --------
     >>> import numpy as np

@@ -79,7 +79,9 @@ class ConfusionMatrix:
 
     See Also
     --------
-    ConfusionMatrix.from_counts, ConfusionMatrix.from_predictions
+    ConfusionMatrix.from_counts : The matrix from the four counts a paper reports.
+    ConfusionMatrix.from_predictions : The matrix from labels and predictions.
+    fit : The posterior of every metric of the matrix.
 
     Examples
     --------
@@ -168,6 +170,19 @@ class ConfusionMatrix:
         labels : pair of hashable, default ("positive", "negative")
             Names of the positive and the negative class.
 
+        Raises
+        ------
+        TypeError
+            A count that is a boolean, text or not a single number.
+        ValueError
+            ``labels`` that are not two.
+
+        See Also
+        --------
+        ConfusionMatrix.from_predictions : The matrix from labels and predictions.
+        bayescm.fit : The posterior of every metric of the matrix.
+        bayescm.datasets.literature_matrices : Published matrices to try.
+
         Examples
         --------
         >>> import bayescm as bcm
@@ -211,6 +226,18 @@ class ConfusionMatrix:
             The positive class for a binary analysis.
         ordered : bool, default False
             Whether the classes are ordered (then ``labels`` should give the order).
+
+        Raises
+        ------
+        ValueError
+            ``y_true`` and ``y_pred`` of different lengths, duplicate ``labels``, a label in the
+            data missing from ``labels``, or fewer than two classes.
+
+        See Also
+        --------
+        ConfusionMatrix.from_counts : The matrix from the four counts of a paper.
+        bayescm.Scores : Keep the scores, not only the decisions, for ROC and PR curves.
+        bayescm.fit : The posterior of every metric of the matrix.
 
         Examples
         --------

@@ -16,15 +16,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import xarray as xr
-from xarray.backends.common import BackendArray
-from xarray.core import indexing
 
 from bayescm._version import __version__
+from bayescm.core.lazy import (  # _ComputedData: pickles written before the move name it here
+    LazyArrays,
+    _ComputedData,  # noqa: F401
+    lazy_variable,
+)
 from bayescm.core.validate import keyword_checked
 
 __all__ = [
-    "SAMPLE_DIMS", "check_tree", "copy_group", "get_group", "has_group", "json_attr", "load",
-    "make_dataset", "make_tree", "read_json_attr", "root_attrs", "save", "set_group",
+    "SAMPLE_DIMS", "LazyArrays", "check_tree", "copy_group", "get_group", "has_group",
+    "json_attr", "lazy_variable", "load", "make_dataset", "make_tree", "read_json_attr",
+    "root_attrs", "save", "set_group",
 ]
 
 SAMPLE_DIMS = ("chain", "draw")
@@ -58,7 +62,7 @@ def coordinates(coords: Mapping[str, Any] | xr.Coordinates) -> xr.Coordinates:
     >>> import numpy as np
     >>> from bayescm.core.container import coordinates
     >>> c = coordinates({"chain": np.arange(4), "draw": np.arange(100)})
-    >>> sorted(c.dims.items())
+    >>> sorted(c.sizes.items())
     [('chain', 4), ('draw', 100)]
     """
     if isinstance(coords, xr.Coordinates):
@@ -132,80 +136,6 @@ def _direct_dataset(data_vars: dict[str, xr.Variable], coords: xr.Coordinates, k
     indexes = {k: coords.xindexes[k] for k in keep if k in coords.xindexes}
     return construct(variables=variables, coord_names=set(keep), dims=dims, attrs=attrs,
                      indexes=indexes)
-
-
-class LazyArrays:
-    """Arrays computed together on first access, for a group nobody may read (the prior).
-
-    ``compute()`` returns ``{name: array}``; it runs once, when any of the group's variables is
-    first read (``.values``, saving, plotting), and its result is kept. Pickling or deep-copying
-    a variable computes it, so a copy never depends on the function.
-    """
-
-    def __init__(self, compute: Any) -> None:
-        self._compute = compute
-        self._values: dict[str, np.ndarray] | None = None
-
-    def get(self, name: str) -> np.ndarray:
-        """The array ``name`` (computing them all the first time)."""
-        if self._values is None:
-            self._values = dict(self._compute())
-            self._compute = None
-        return self._values[name]
-
-
-class _ComputedData(BackendArray):
-    """An xarray backend array over a computed NumPy array (basic indexing)."""
-
-    def __init__(self, array: np.ndarray) -> None:
-        self.array = array
-        self.shape = array.shape
-        self.dtype = array.dtype
-
-    def __getitem__(self, key: Any) -> np.ndarray:
-        return indexing.explicit_indexing_adapter(key, self.shape,
-                                                  indexing.IndexingSupport.BASIC, self._get)
-
-    def _get(self, key: Any) -> np.ndarray:
-        return self.array[key]
-
-
-class _LazyData(BackendArray):
-    """An xarray backend array of one variable of :class:`LazyArrays` (basic indexing)."""
-
-    def __init__(self, source: LazyArrays, name: str, shape: tuple[int, ...]) -> None:
-        self.source, self.name, self.shape = source, name, shape
-        self.dtype = np.dtype(float)
-
-    def __getitem__(self, key: Any) -> np.ndarray:
-        return indexing.explicit_indexing_adapter(key, self.shape,
-                                                  indexing.IndexingSupport.BASIC, self._get)
-
-    def _get(self, key: Any) -> np.ndarray:
-        return self.source.get(self.name)[key]
-
-    def __reduce__(self) -> tuple[Any, ...]:  # copies and pickles hold the computed array
-        return (_ComputedData, (self.source.get(self.name),))
-
-
-def lazy_variable(dims: tuple[str, ...], source: LazyArrays, name: str,
-                  shape: tuple[int, ...], attrs: Mapping[str, Any]) -> tuple[Any, ...]:
-    """A ``(dims, data, attrs)`` entry for :func:`make_dataset` whose data is computed on read.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from bayescm.core.container import LazyArrays, lazy_variable, make_dataset
-    >>> calls = []
-    >>> source = LazyArrays(lambda: calls.append(1) or {"x": np.arange(6.0).reshape(2, 3)})
-    >>> ds = make_dataset({"x": lazy_variable(("chain", "draw"), source, "x", (2, 3), {})}, {})
-    >>> len(calls)
-    0
-    >>> float(ds["x"].sum()), len(calls)
-    (15.0, 1)
-    """
-    data = indexing.LazilyIndexedArray(_LazyData(source, name, shape))
-    return (dims, data, dict(attrs))
 
 
 def make_tree(groups: Mapping[str, xr.Dataset], attrs: Mapping[str, Any], *,
@@ -349,6 +279,17 @@ def save(idata: xr.DataTree, path: str | os.PathLike[str], *, compact: bool = Tr
     Returns
     -------
     Path
+        The path written (a ``pathlib.Path``), for :func:`load` to read back.
+
+    Raises
+    ------
+    TypeError
+        ``compact`` that is not a bool.
+
+    See Also
+    --------
+    load : Read the result back.
+    refit : Fit a loaded result's data again.
 
     Examples
     --------
@@ -424,7 +365,15 @@ def load(path: str | os.PathLike[str]) -> xr.DataTree:
 
     Examples
     --------
-    See :func:`save`.
+    A result survives the round trip with its attributes, so it can be summarised or refitted
+    later:
+
+    >>> import bayescm as bcm, tempfile, os
+    >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2), random_seed=1)
+    >>> path = bcm.save(idata, os.path.join(tempfile.mkdtemp(), "cocaine.nc"))
+    >>> loaded = bcm.load(path)
+    >>> loaded.attrs["method"], loaded["posterior"]["tpr"].dtype
+    ('exact', dtype('float64'))
     """
     from bayescm.core.schema import validate
 

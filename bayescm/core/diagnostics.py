@@ -44,6 +44,30 @@ def z_scale(x: np.ndarray) -> np.ndarray:
     """Rank-normalise over chains and draws (axes 0 and 1): ranks -> normal quantiles.
 
     Ties get the average rank, and ``+inf`` ranks last, so unbounded draws are handled.
+
+    Parameters
+    ----------
+    x : ndarray of shape ``(chain, draw, *rest)``
+        Draws; each trailing position is one series.
+
+    Returns
+    -------
+    ndarray of float, same shape as ``x``
+        Normal quantiles of the ranks: what the rank-normalised R-hat and bulk ESS are computed
+        on, so that heavy tails and infinite draws do not dominate them.
+
+    See Also
+    --------
+    rhat : Uses it for ``method="rank"``.
+    ess : Uses it for ``method="bulk"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm.core.diagnostics import z_scale
+    >>> z = z_scale(np.array([[1.0, 5.0], [2.0, np.inf]]))
+    >>> z.round(2).tolist()
+    [[-1.05, 0.3], [-0.3, 1.05]]
     """
     from scipy import special, stats  # only rank-normalised diagnostics need scipy
 
@@ -78,6 +102,19 @@ def rhat(x: np.ndarray, method: str = "rank") -> np.ndarray:
     Returns
     -------
     ndarray of shape ``rest``
+        Each series' R-hat: near 1 when the chains agree; above about 1.01 the chains have not
+        mixed and the summaries are not yet reliable.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``method``.
+
+    See Also
+    --------
+    ess : How many independent draws the chains are worth.
+    rhat_ess_split : R-hat and the mean ESS in one pass.
+    bayescm.summary : The ``r_hat`` column of every variable.
 
     Examples
     --------
@@ -130,6 +167,19 @@ def ess(x: np.ndarray, method: str = "bulk") -> np.ndarray:
     Returns
     -------
     ndarray of shape ``rest``
+        The effective number of independent draws of each series: near ``chains * draws`` for
+        well-mixed chains, far below it when successive draws are correlated.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``method``.
+
+    See Also
+    --------
+    rhat : Whether the chains agree.
+    rhat_ess_split : R-hat and the mean ESS in one pass.
+    bayescm.summary : The ``ess_bulk`` column of every variable.
 
     Examples
     --------
@@ -166,6 +216,26 @@ def rhat_ess_split(x: np.ndarray, block: int = 512) -> tuple[np.ndarray, np.ndar
     Both need the split chains' means and variances; computing them once, a block of series
     at a time, keeps the temporaries in cache for large batches. Series with non-finite draws
     fall back to the rank-normalised versions, as in :func:`rhat` and :func:`ess`.
+
+    Parameters
+    ----------
+    x : ndarray of shape ``(chain, draw, *rest)``
+        Draws; every trailing position is one series.
+    block : int, default 512
+        Series per pass (keeps the temporaries in cache).
+
+    Returns
+    -------
+    r_hat : ndarray of shape ``rest``
+        Split R-hat of each series: near 1 when the chains agree.
+    ess : ndarray of shape ``rest``
+        Effective sample size of each series' mean.
+
+    See Also
+    --------
+    rhat : R-hat alone, rank-normalised by default.
+    ess : ESS alone, bulk, mean or tail.
+    bayescm.summary : Reports both for every variable of a fit.
 
     Examples
     --------

@@ -108,6 +108,12 @@ class Scores:
         NaN or infinite scores, mismatched lengths, missing labels, fewer or more than two
         classes, a ``positive`` that is not among the labels.
 
+    See Also
+    --------
+    Scores.from_csv : Read labels and scores from a file.
+    bayescm.fit : The Bayesian bootstrap of the curves and the AUC.
+    bayescm.plots.plot_roc : Draws the fitted ROC curve.
+
     Examples
     --------
     >>> import bayescm as bcm
@@ -178,6 +184,16 @@ class Scores:
         positive : str, optional
             The positive label as it appears in the file (default: ``"1"`` when the labels are
             ``0``/``1``).
+
+        Raises
+        ------
+        ValueError
+            A column missing from the header, an empty label, or a score that is not a number.
+
+        See Also
+        --------
+        bayescm.fit : Fit the scores.
+        bayescm.datasets.screening_scores : A packaged example of the same form.
 
         Examples
         --------

@@ -1,4 +1,8 @@
-"""Interval statistics on draws, vectorised over series."""
+"""Interval statistics on draws, vectorised over series: the interval probability and HDIs.
+
+The moments, split R-hat and ESS of rows (:func:`moments_rhat_ess_rows`) and the row dot
+product (:func:`rowdot`) live in :mod:`bayescm.core.moments` and are re-exported here.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from bayescm.core.config import rcParams
-from bayescm.core.diagnostics import geyer_sequence, geyer_tail
+from bayescm.core.moments import moments_rhat_ess_rows, rowdot
 from bayescm.core.validate import check_probability, keyword_checked
 
 __all__ = ["HDI_PROB", "check_prob", "hdi", "hdi_prob_for", "hdi_rows", "moments_rhat_ess_rows",
@@ -22,7 +26,40 @@ setting reaches every default; this constant is the value the setting starts fro
 
 
 def check_prob(prob: float, name: str = "hdi_prob") -> float:
-    """Validate a probability strictly inside (0, 1) (see :mod:`bayescm.core.validate`)."""
+    """Validate a probability strictly inside (0, 1) (see :mod:`bayescm.core.validate`).
+
+    Parameters
+    ----------
+    prob : float
+        The value to check.
+    name : str, default "hdi_prob"
+        Its name in the error message.
+
+    Returns
+    -------
+    float
+        ``prob`` as a float.
+
+    Raises
+    ------
+    ValueError
+        ``prob`` is not a number strictly between 0 and 1.
+
+    See Also
+    --------
+    hdi_prob_for : The probability to use when none is given.
+
+    Examples
+    --------
+    >>> from bayescm.core.stats import check_prob
+    >>> check_prob(0.9)
+    0.9
+    >>> try:
+    ...     check_prob(95, "hdi_prob")
+    ... except ValueError:
+    ...     print("a probability, not a percentage")
+    a probability, not a percentage
+    """
     return check_probability(prob, name)
 
 
@@ -33,6 +70,23 @@ def hdi_prob_for(hdi_prob: float | None = None, idata: Any = None) -> float:
     fitted result (``idata``) contributes the probability it recorded (its root attribute
     ``hdi_prob``), so its summaries stay as they were computed; otherwise
     ``rcParams["stats.hdi_prob"]``.
+
+    Parameters
+    ----------
+    hdi_prob : float, optional
+        An explicit probability; wins when given.
+    idata : xarray.DataTree, optional
+        A result whose recorded ``hdi_prob`` is used next.
+
+    Returns
+    -------
+    float
+        The probability, checked to lie strictly inside (0, 1).
+
+    See Also
+    --------
+    bayescm.rc_context : Changes ``stats.hdi_prob`` for a block of code.
+    hdi : The interval itself.
 
     Examples
     --------
@@ -72,6 +126,17 @@ def hdi(samples: np.ndarray, prob: float | None = None, axis: int = -1) -> np.nd
     -------
     ndarray
         Shape of ``samples`` without ``axis`` plus a trailing axis of length 2 (lower, upper).
+
+    Raises
+    ------
+    ValueError
+        Fewer than two draws.
+
+    See Also
+    --------
+    hdi_rows : The HDI of many series at once.
+    bayescm.samplesize.beta_hdi : The exact HDI of a Beta distribution.
+    bayescm.summary : Every variable's HDI in a table.
 
     Examples
     --------
@@ -135,6 +200,16 @@ def hdi_rows(draws: np.ndarray, prob: float | None = None, step: int | None = No
     -------
     ndarray of shape (rows, 2)
         Lower and upper bounds.
+
+    Raises
+    ------
+    ValueError
+        ``x`` that is not 2-D.
+
+    See Also
+    --------
+    hdi : The HDI of one series.
+    moments_rhat_ess_rows : The other summaries of the same rows.
 
     Examples
     --------
@@ -223,176 +298,3 @@ def _sorted_rows(values: np.ndarray, counts: np.ndarray, fill: float, k: int) ->
     buf.reshape(-1)[at] = values
     buf.sort(axis=1)
     return buf
-
-
-DOT_CHUNK = 8192
-"""Longest stretch :func:`rowdot` hands to one BLAS call (OpenBLAS threads longer ones)."""
-
-
-def rowdot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``np.vecdot(a, b)`` (dot products along the last axis) in BLAS calls of 8,192 values.
-
-    OpenBLAS splits a dot product of more than 10,000 values across its threads; on a machine
-    whose other cores are busy, waking them costs milliseconds (measured: 2 to 58 ms against
-    30 microseconds, now and then, for 9 rows of 20,000 draws). Pieces of 8,192 stay on the
-    calling thread, and their partial sums are added.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from bayescm.core.stats import rowdot
-    >>> x = np.random.default_rng(0).normal(size=(3, 20_000))
-    >>> bool(np.allclose(rowdot(x, x), (x * x).sum(axis=1)))
-    True
-    """
-    n = a.shape[-1]
-    if n <= DOT_CHUNK:
-        return np.vecdot(a, b)
-    out = np.vecdot(a[..., :DOT_CHUNK], b[..., :DOT_CHUNK])
-    for start in range(DOT_CHUNK, n, DOT_CHUNK):
-        out += np.vecdot(a[..., start:start + DOT_CHUNK], b[..., start:start + DOT_CHUNK])
-    return out
-
-
-def moments_rhat_ess_rows(draws: np.ndarray, block: int = 256, overwrite: bool = False
-                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Mean, sd, split R-hat and ESS of every row of ``draws`` (rows, chains, draws).
-
-    The same estimators as :func:`bayescm.core.diagnostics.rhat_ess_split` (classic split
-    R-hat and Geyer's initial monotone sequence ESS of the raw split chains, the ``ess_mean``
-    of independent draws; series with non-finite draws use its rank-normalised fallback), with
-    the series as rows: the split chains of a C-contiguous row are contiguous halves, so no
-    transposition is needed, and float32 rows stay float32 (the sums are float32 dot
-    products; the results are float64). The mean and the sd (``ddof=1``) come from the
-    same split-chain means and sums of squares.
-
-    Parameters
-    ----------
-    draws : ndarray of shape (rows, chains, draws)
-        Draws of each series in a row (float32 or float64, C-contiguous).
-    block : int, default 256
-        Rows per pass (keeps the centred draws in cache).
-    overwrite : bool, default False
-        Centre the split chains of ``draws`` in place (no temporary as large as the draws);
-        its values are then lost.
-
-    Returns
-    -------
-    mean, sd, r_hat, ess : ndarray of shape (rows,)
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from bayescm.core.diagnostics import rhat_ess_split
-    >>> from bayescm.core.stats import moments_rhat_ess_rows
-    >>> x = np.random.default_rng(0).normal(size=(3, 4, 1000))
-    >>> mean, sd, r_hat, ess = moments_rhat_ess_rows(x)
-    >>> r_ref, ess_ref = rhat_ess_split(np.moveaxis(x, 0, -1))
-    >>> bool(np.allclose(r_hat, r_ref)), bool(np.allclose(ess, ess_ref))
-    (True, True)
-    >>> bool(np.allclose(sd, x.reshape(3, -1).std(axis=1, ddof=1)))
-    True
-    """
-    from bayescm.core.diagnostics import rhat_ess_split
-
-    x = np.asarray(draws)
-    if x.ndim != 3:
-        raise ValueError(f"draws must have shape (rows, chains, draws), got {x.shape}.")
-    if x.dtype not in (np.float32, np.float64):
-        x = x.astype(float)
-    overwrite = overwrite and x is draws and x.flags.c_contiguous
-    x = np.ascontiguousarray(x)
-    r, d = x.shape[0], x.shape[2]
-    mean, sd = np.empty(r), np.empty(r)
-    r_hat, ess = np.full(r, np.nan), np.full(r, np.nan)
-    finite = np.ones(r, dtype=bool)
-    for start in range(0, r, block):
-        part = x[start:start + block]
-        out = _moments_rhat_ess(part, overwrite)
-        for target, value in zip((mean, sd, r_hat, ess, finite), out, strict=True):
-            target[start:start + block] = value
-    bad = ~finite & (d >= 4)
-    if bad.any():  # non-finite draws (kept as they were): rank-normalised, as rhat_ess_split
-        r_hat[bad], ess[bad] = rhat_ess_split(np.moveaxis(x[bad], 0, -1).astype(float))
-    return mean, sd, r_hat, ess
-
-
-def _moments_rhat_ess(x: np.ndarray, overwrite: bool = False
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`moments_rhat_ess_rows` of one block of rows, and whether each is finite."""
-    r, c, d = x.shape
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        if d % 2 or d < 4:  # the split drops the middle draw: the moments take every draw
-            flat = x.reshape(r, c * d)
-            mean = flat.mean(axis=1, dtype=np.float64)
-            sd = flat.std(axis=1, ddof=1, dtype=np.float64) if c * d > 1 else np.full(r, np.nan)
-            if d < 4:
-                return mean, sd, np.full(r, np.nan), np.full(r, np.nan), np.isfinite(mean)
-            half = d // 2
-            s = np.concatenate([x[:, :, :half], x[:, :, d - half:]], axis=1)
-        else:
-            s = x.reshape(r, 2 * c, d // 2)  # chain-major halves, a view
-        m, n = s.shape[1:]
-        chain_mean = s.mean(axis=2)
-        finite = np.isfinite(chain_mean).all(axis=1)  # (a sum overflows only beyond 1e300)
-        if overwrite and d % 2 == 0 and finite.all():
-            centred = np.subtract(s, chain_mean[:, :, None], out=s)
-        else:  # non-finite rows keep their draws for the rank-normalised fallback
-            centred = s - chain_mean[:, :, None]
-        chain_mean = chain_mean.astype(np.float64)
-        ss = rowdot(centred, centred).astype(np.float64)  # (rows, split chains)
-        if d % 2 == 0:
-            mean = chain_mean.mean(axis=1)
-            spread = ((chain_mean - mean[:, None]) ** 2).sum(axis=1)
-            sd = np.sqrt((ss.sum(axis=1) + n * spread) / (m * n - 1))
-        within = ss.sum(axis=1) / (m * (n - 1.0))
-        between_var = chain_mean.var(axis=1, ddof=1) if m > 1 else np.zeros(r)
-        r_hat = np.sqrt((n * between_var / within + n - 1) / n)
-        acov0 = ss.sum(axis=1) / (m * n)
-        ess = _geyer_rows(centred, acov0, between_var)
-        # a constant series (a fixed prevalence) is constant up to the rounding of its means:
-        # sd 0, R-hat undefined and ESS the number of draws, as in float64
-        eps = float(np.finfo(x.dtype).eps)
-        var_plus = acov0 * n / (n - 1.0) * (n - 1.0) / n + between_var
-        scale = np.abs(chain_mean).max(axis=1)
-        constant = var_plus < np.maximum(np.finfo(float).resolution ** 2, (8 * eps * scale) ** 2)
-        if constant.any():
-            sd[constant], r_hat[constant], ess[constant] = 0.0, np.nan, float(m * n)
-    return mean, sd, r_hat, ess, finite
-
-
-def _geyer_rows(centred: np.ndarray, acov0: np.ndarray, between_var: np.ndarray) -> np.ndarray:
-    """Geyer's initial monotone sequence ESS of centred split chains ``(rows, m, n)``.
-
-    A row-first transcription of ArviZ's ``_ess`` (as ``bayescm.core.diagnostics``): each row
-    stops at the end of its own initial positive sequence. Every row needs lags 1 to 3 and
-    most of independent draws stop by lag 5, so lags 1 to 5 are computed for all rows at once;
-    the rows still running after that are gathered again whenever their number halves.
-    """
-    r, m, n = centred.shape
-    total = m * n
-    mean_var = acov0 * n / (n - 1.0)
-    var_plus = mean_var * (n - 1.0) / n + between_var
-
-    sub, sub_ids = centred, np.arange(r)
-    first = min(5, n - 1)
-    table = [rowdot(centred[:, :, :n - lag], centred[:, :, lag:]).sum(axis=1, dtype=np.float64)
-             for lag in range(1, first + 1)]
-
-    def rho(lag: int, ids: np.ndarray) -> np.ndarray:
-        if lag <= first:
-            prod = table[lag - 1][ids]
-        else:  # every row of `sub` (at most twice the running ones): cheaper than gathering
-            prod = rowdot(sub[:, :, :n - lag], sub[:, :, lag:]).sum(axis=1,
-                                                                      dtype=np.float64)
-            if ids.size != sub_ids.size:
-                prod = prod[np.searchsorted(sub_ids, ids)]
-        return 1.0 - (mean_var[ids] - prod / total) / var_plus[ids]
-
-    def regather(k: int, ids: np.ndarray) -> None:
-        nonlocal sub, sub_ids
-        if ids.size * 2 < sub_ids.size and k + 2 > first:
-            sub, sub_ids = sub[np.searchsorted(sub_ids, ids)], ids
-
-    rho_t, even, t = geyer_sequence(rho, r, n, regather)
-    return geyer_tail(rho_t, even, t - 2, var_plus, total)

@@ -32,6 +32,16 @@ def literature_table() -> list[dict[str, Any]]:
 
     24 binary classifiers from chemistry, biology and medicine with 8 to 350 test samples.
 
+    Returns
+    -------
+    list of dict
+        One dict per classifier, with its counts and its source (DOI, location in the paper,
+        citations).
+
+    See Also
+    --------
+    literature_matrices : The same counts as matrices, ready to fit.
+
     Examples
     --------
     >>> from bayescm.io.datasets import literature_table
@@ -48,6 +58,17 @@ def literature_table() -> list[dict[str, Any]]:
 @keyword_checked
 def literature_matrices() -> dict[str, ConfusionMatrix]:
     """Table S1 as ``{id: ConfusionMatrix}``, ready for a batch ``bcm.fit``.
+
+    Returns
+    -------
+    dict of str -> ConfusionMatrix
+        The 24 matrices keyed by their Table S1 id: a batch for one ``bcm.fit``.
+
+    See Also
+    --------
+    literature_table : The same rows with their sources.
+    bayescm.fit : Fits all of them at once.
+    bayescm.rank_probabilities : Ranks a batch.
 
     Examples
     --------
@@ -70,6 +91,16 @@ def mushrooms() -> ConfusionMatrix:
 
     Sensitivity 77.7 %, specificity 79.4 %, accuracy 78.5 % in the chapter.
 
+    Returns
+    -------
+    ConfusionMatrix
+        The 2 x 2 validation matrix.
+
+    See Also
+    --------
+    bayescm.fit : Its metrics' posteriors.
+    wordle : A multiclass example from the same chapter.
+
     Examples
     --------
     >>> from bayescm.io.datasets import mushrooms
@@ -85,6 +116,16 @@ def wordle() -> ConfusionMatrix:
     """Wordle guess counts (2, 3, 4, 5, 6 guesses or X = failed), ordered; X never occurs.
 
     Accuracy 0.805, Kappa 0.722, linear-weighted Kappa 0.750, quadratic 0.791 in the chapter.
+
+    Returns
+    -------
+    ConfusionMatrix
+        The 6 x 6 multiclass matrix (true number of guesses as rows).
+
+    See Also
+    --------
+    bayescm.fit : Its metrics' posteriors, kappa among them.
+    mushrooms : A binary example from the same chapter.
 
     Examples
     --------
@@ -115,6 +156,17 @@ def screening_scores() -> Scores:
     score better by 0.037). Simulated by ``scripts/make_screening_scores.py`` (its docstring
     gives the model); no patient data, released with the package (CC0).
 
+    Returns
+    -------
+    Scores
+        Labels and both scores of the 600 people.
+
+    See Also
+    --------
+    bayescm.fit : The Bayesian bootstrap of both ROC curves.
+    bayescm.plots.plot_roc : Draws them.
+    bayescm.plots.plot_delta_auc : The AUC difference of the two scores.
+
     Examples
     --------
     >>> from bayescm.io.datasets import screening_scores
@@ -140,6 +192,18 @@ def auditc() -> dict[str, ConfusionMatrix]:
     ``AuditC``), the running example of mada's bivariate (Reitsma) meta-analysis. Studies 7 and
     8 have no false negatives. Study names are "1" to "14" as in mada.
 
+    Returns
+    -------
+    dict of str -> ConfusionMatrix
+        The 14 studies' matrices keyed ``"1"`` to ``"14"``: a batch for ``bcm.fit``, or the
+        groups of a hierarchical fit.
+
+    See Also
+    --------
+    bayescm.fit : With ``model="hierarchical"`` pools the studies.
+    bayescm.sroc_regions : The summary ROC regions of the studies.
+    bayescm.plots.plot_sroc : Draws them.
+
     Examples
     --------
     >>> from bayescm.io.datasets import auditc
@@ -164,6 +228,17 @@ def subgroups() -> dict[str, ConfusionMatrix]:
     is tiny (12 people, one with the condition); "under 18" has no positives at all. Simulated
     by ``scripts/make_subgroups.py`` (its docstring gives the model and the true rates); no
     personal data, released with the package (CC0).
+
+    Returns
+    -------
+    dict of str -> ConfusionMatrix
+        One matrix per age group, keyed by the group.
+
+    See Also
+    --------
+    bayescm.group_gaps : The gaps between the groups.
+    bayescm.fairness_table : The same as a table.
+    bayescm.plots.plot_group_gaps : Draws them.
 
     Examples
     --------
@@ -200,11 +275,17 @@ def load(name: str) -> ConfusionMatrix | dict[str, ConfusionMatrix] | Scores:
     Returns
     -------
     ConfusionMatrix, dict of str -> ConfusionMatrix, or Scores
+        What the named loader (:func:`mushrooms`, :func:`wordle`, ...) returns for it.
 
     Raises
     ------
     ValueError
         An unknown name (the message lists the known ones).
+
+    See Also
+    --------
+    mushrooms, wordle, auditc, subgroups, screening_scores : The loaders behind the names.
+    bayescm.fit : Fit what was loaded.
 
     Examples
     --------

@@ -301,6 +301,8 @@ def load_spec(path: str | Path) -> AnalysisSpec:
     Returns
     -------
     AnalysisSpec
+        The validated specification: call its :meth:`~bayescm.io.spec.AnalysisSpec.run` to fit
+        and summarise it as the command line would.
 
     Raises
     ------
@@ -312,7 +314,8 @@ def load_spec(path: str | Path) -> AnalysisSpec:
 
     See Also
     --------
-    parse_spec, AnalysisSpec.run
+    parse_spec : The same from a TOML string or a mapping.
+    AnalysisSpec.run : Fit and summarise the specification.
 
     Examples
     --------

@@ -3,7 +3,8 @@
 :mod:`~bayescm.metrics.metric` defines :class:`Metric` (a function with its metadata: names,
 direction, scale, support, reference line); :mod:`~bayescm.metrics.binary`,
 :mod:`~bayescm.metrics.multiclass` and :mod:`~bayescm.metrics.scores` hold the catalogues;
-:mod:`~bayescm.metrics.catalogue` resolves names and evaluates metrics on ``theta``.
+:mod:`~bayescm.metrics.catalogue` resolves names; :mod:`~bayescm.metrics.evaluation` evaluates
+metrics on ``theta``.
 """
 
 from bayescm.metrics.binary import BINARY_METRICS, fbeta

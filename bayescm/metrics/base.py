@@ -2,8 +2,9 @@
 
 The pieces live in modules with one job each: :mod:`bayescm.metrics.metric` (what a metric
 is), :mod:`bayescm.metrics.binary` (the binary catalogue), :mod:`bayescm.metrics.multiclass`,
-:mod:`bayescm.metrics.scores`, and :mod:`bayescm.metrics.catalogue` (aliases, selection,
-lookup, evaluation). New code imports from :mod:`bayescm.metrics`.
+:mod:`bayescm.metrics.scores`, :mod:`bayescm.metrics.catalogue` (aliases, selection, lookup)
+and :mod:`bayescm.metrics.evaluation` (metrics on draws). New code imports from
+:mod:`bayescm.metrics`.
 """
 
 from bayescm.metrics.binary import BINARY_METRICS, fbeta

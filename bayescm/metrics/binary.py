@@ -58,6 +58,29 @@ def fbeta(beta: float, name: str | None = None) -> Metric:
     ``F_beta = (1 + beta^2) TP / ((1 + beta^2) TP + beta^2 FN + FP)``; beta > 1 weighs recall
     more, beta < 1 precision. Undefined (NaN) when TP = FN = FP = 0.
 
+    Parameters
+    ----------
+    beta : float
+        How many times more recall counts than precision (> 0); 1 gives F1.
+    name : str, optional
+        Name of the metric in results; default ``f<beta>`` (``"f3"``, ``"f0.5"``).
+
+    Returns
+    -------
+    Metric
+        A binary metric, ready for ``bcm.fit(..., metrics=[...])``.
+
+    Raises
+    ------
+    ValueError
+        ``beta`` that is not a positive finite number.
+
+    See Also
+    --------
+    Metric : Any metric of the cells, written as a function.
+    list_metrics : The built-in metrics, F1 and F0.5 among them.
+    bayescm.fit : Computes the posterior of the metric (``metrics=[...]``).
+
     Examples
     --------
     >>> import bayescm as bcm

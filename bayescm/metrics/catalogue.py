@@ -1,26 +1,28 @@
-"""The catalogues by model kind: one alias table, one selection rule, one evaluation on theta.
+"""The catalogues by model kind: one alias table, one selection rule, one lookup of metadata.
 
 * :func:`catalogue_for` -- the built-in metrics of a model kind;
 * :func:`alias_table` / :func:`canonical_name` -- every accepted spelling of a metric name;
 * :func:`resolve_metrics` -- a user's selection (names, aliases, custom metrics) as metrics;
 * :func:`metric_info` -- the display name, scale, support and reference of any variable name,
   including ``<metric>_diff`` differences and ``name[label]`` rows of a table;
-* :func:`evaluate` / :func:`evaluate_theta` -- metrics on cells or on ``theta``.
+* :func:`evaluate` / :func:`evaluate_theta` -- metrics on cells or on ``theta`` (defined in
+  :mod:`bayescm.metrics.evaluation`, re-exported here).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bayescm.core.validate import keyword_checked
 from bayescm.metrics.binary import BINARY_METRICS, fbeta
+from bayescm.metrics.evaluation import EVAL_BLOCK, evaluate, evaluate_theta
 from bayescm.metrics.metric import Metric, MetricInfo
-from bayescm.metrics.multiclass import MULTICLASS_METRICS, OneVsRest
+from bayescm.metrics.multiclass import MULTICLASS_METRICS
 from bayescm.metrics.scores import SCORE_METRICS
 
 if TYPE_CHECKING:
@@ -41,6 +43,26 @@ _CATALOGUES: dict[str, dict[str, Metric]] = {
 def catalogue_for(kind: str) -> dict[str, Metric]:
     """The built-in catalogue of a model kind (``"binary"``, ``"multiclass"``, ``"scores"``).
 
+    Parameters
+    ----------
+    kind : str
+        A model kind: ``"binary"``, ``"multiclass"`` or ``"scores"``.
+
+    Returns
+    -------
+    dict of str -> Metric
+        The built-in metrics by name.
+
+    Raises
+    ------
+    ValueError
+        An unknown model kind.
+
+    See Also
+    --------
+    list_metrics : The same catalogue as a readable table.
+    metric_info : How one variable is named and shown.
+
     Examples
     --------
     >>> from bayescm.metrics import catalogue_for
@@ -57,6 +79,23 @@ def catalogue_for(kind: str) -> dict[str, Metric]:
 def builtin_metric(kind: str, name: str) -> Metric:
     """The catalogue entry ``name`` of ``kind`` (how built-in metrics are unpickled).
 
+    Parameters
+    ----------
+    kind : str
+        A model kind: ``"binary"``, ``"multiclass"`` or ``"scores"``.
+    name : str
+        The metric's name in that catalogue.
+
+    Returns
+    -------
+    Metric
+        The catalogue's own object (not a copy).
+
+    See Also
+    --------
+    catalogue_for : The whole catalogue of a kind.
+    mark_builtin : Makes built-in metrics pickle as such a reference.
+
     Examples
     --------
     >>> from bayescm.metrics import builtin_metric
@@ -67,7 +106,31 @@ def builtin_metric(kind: str, name: str) -> Metric:
 
 
 def mark_builtin(catalogue: dict[str, Metric], kind: str) -> None:
-    """Let every metric of a catalogue travel by reference (see ``Metric.__reduce__``)."""
+    """Let every metric of a catalogue travel by reference (see ``Metric.__reduce__``).
+
+    Parameters
+    ----------
+    catalogue : dict of str -> Metric
+        The catalogue whose metrics are marked.
+    kind : str
+        Its model kind (``"binary"``, ``"multiclass"``, ``"scores"``).
+
+    See Also
+    --------
+    builtin_metric : How a marked metric is looked up again when unpickled.
+    catalogue_for : The built-in catalogues.
+
+    Examples
+    --------
+    A marked metric pickles as a reference to its catalogue entry, so its lambda never needs
+    to be pickled:
+
+    >>> import pickle
+    >>> from bayescm.metrics import catalogue_for
+    >>> tpr = catalogue_for("binary")["tpr"]
+    >>> pickle.loads(pickle.dumps(tpr)) is tpr
+    True
+    """
     for name, metric in catalogue.items():
         if "_recipe" not in metric.__dict__ or metric.__dict__["_recipe"][0] is fbeta:
             object.__setattr__(metric, "_recipe", (builtin_metric, (kind, name)))
@@ -80,6 +143,20 @@ mark_builtin(SCORE_METRICS, "scores")
 
 def canonical_name(name: str) -> str:
     """Normalise a user's spelling: lower case, spaces and hyphens to underscores.
+
+    Parameters
+    ----------
+    name : str
+        A metric name as a user spells it.
+
+    Returns
+    -------
+    str
+        The normalised spelling, looked up in :func:`alias_table`.
+
+    See Also
+    --------
+    alias_table : Every accepted spelling of the metrics.
 
     Examples
     --------
@@ -111,6 +188,22 @@ def alias_table(kind: str | dict[str, Metric]) -> dict[str, str]:
     """``{canonical spelling: metric name}`` for every name and alias of a catalogue.
 
     ``kind`` is a model kind (``"binary"``, ``"multiclass"``, ``"scores"``) or a catalogue.
+
+    Parameters
+    ----------
+    kind : str or dict of str -> Metric
+        A model kind (``"binary"``, ``"multiclass"``, ``"scores"``) or a catalogue.
+
+    Returns
+    -------
+    dict of str -> str
+        Every accepted spelling (canonicalised by :func:`canonical_name`) mapped to the metric's
+        name: ``"recall"``, ``"sensitivity"`` and ``"tpr"`` all map to ``"tpr"``.
+
+    See Also
+    --------
+    canonical_name : How a spelling is normalised before the look-up.
+    list_metrics : The metrics with their aliases, as a table.
 
     Examples
     --------
@@ -149,6 +242,24 @@ def resolve_metrics(
         Built-in metrics of the model kind.
     kind : str
         ``"binary"`` or ``"multiclass"``; custom metrics must match it.
+
+    Returns
+    -------
+    list of Metric
+        The selected metrics in order, aliases resolved to the catalogue's objects.
+
+    Raises
+    ------
+    TypeError
+        An entry that is neither a name nor a :class:`Metric`.
+    ValueError
+        An unknown name (the message suggests close ones), a custom metric of the wrong kind,
+        or one that reuses a built-in name.
+
+    See Also
+    --------
+    list_metrics : The names and aliases to choose from.
+    canonical_name : How spellings are normalised.
 
     Examples
     --------
@@ -206,6 +317,12 @@ def list_metrics(kind: str = "binary") -> pd.DataFrame:
         Indexed by name, columns ``long_name, display_name, aliases, higher_is_better, kind,
         scale, support, reference, undefined``.
 
+    See Also
+    --------
+    metric_info : How one variable is named and shown.
+    bayescm.metrics.fbeta : An F-score with any weight.
+    Metric : A metric of your own.
+
     Examples
     --------
     >>> import bayescm as bcm
@@ -260,6 +377,13 @@ def metric_info(name: str, kind: str | None = "binary") -> MetricInfo:
     Returns
     -------
     MetricInfo
+        How plots and tables show the variable: its display name, scale (proportion, ratio,
+        ...), support and reference value.
+
+    See Also
+    --------
+    MetricInfo : The fields returned.
+    list_metrics : Every metric's names and meaning.
 
     Examples
     --------
@@ -296,99 +420,3 @@ def _difference(info: MetricInfo, name: str) -> MetricInfo:
     return MetricInfo(name, f"{info.display_name} difference", f"{info.long_name}: A - B",
                       "unbounded", (-np.inf, np.inf), 0.0, info.higher_is_better,
                       f"{info.label}: A - B")
-
-
-def evaluate(metrics: Sequence[Metric], inputs: tuple[Any, ...], shape: tuple[int, ...]
-             ) -> dict[str, np.ndarray]:
-    """Evaluate metrics on cell probabilities (binary) or theta (multiclass).
-
-    ``shape`` is the expected leading shape of every result (draws and batch axes); a custom
-    metric that returns anything else raises an error naming it. Large elementwise inputs (the
-    binary cells of a batch) are evaluated in blocks written into the results, so the
-    temporaries of each formula stay small and in cache instead of costing fresh pages.
-    """
-    arrays = all(isinstance(a, np.ndarray) and a.shape == shape for a in inputs)
-    size = int(np.prod(shape, dtype=np.int64))
-    if arrays and size > 2 * EVAL_BLOCK and all(m.kind == "binary" for m in metrics):
-        flat = [a.reshape(-1) for a in inputs]
-        out = {m.name: np.empty(size) for m in metrics}
-        for start in range(0, size, EVAL_BLOCK):
-            block = tuple(a[start:start + EVAL_BLOCK] for a in flat)
-            for name, value in _evaluate(metrics, block, block[0].shape).items():
-                out[name][start:start + EVAL_BLOCK] = value
-        return {name: value.reshape(shape) for name, value in out.items()}
-    return _evaluate(metrics, inputs, shape)
-
-
-EVAL_BLOCK = 1 << 16
-"""Elements per block when evaluating elementwise metrics on large arrays."""
-
-
-def _evaluate(metrics: Sequence[Metric], inputs: tuple[Any, ...], shape: tuple[int, ...]
-              ) -> dict[str, np.ndarray]:
-    out: dict[str, np.ndarray] = {}
-    for metric in metrics:
-        try:
-            value = metric(*inputs)
-        except Exception as exc:
-            raise ValueError(f"Metric {metric.name!r} failed: {exc}") from exc
-        expected = shape if metric.kind != "per_class" else shape + value.shape[-1:]
-        if value.shape != expected:
-            try:
-                value = np.broadcast_to(value, expected).copy()
-            except ValueError:
-                raise ValueError(
-                    f"Metric {metric.name!r} returned shape {value.shape}, expected {expected}; "
-                    "a metric must be elementwise over draws."
-                ) from None
-        out[metric.name] = value
-    return out
-
-
-def evaluate_theta(metrics: Sequence[Metric], theta: Any, family: str,
-                   skip: np.ndarray | None = None) -> dict[str, np.ndarray]:
-    """Metrics on confusion probabilities ``theta[..., true, pred]`` (any leading shape).
-
-    ``family="binary"``: the cells are ``tp = theta[..., 0, 0]``, ``fn = theta[..., 0, 1]``,
-    ``fp = theta[..., 1, 0]``, ``tn = theta[..., 1, 1]`` (positive class first).
-    ``family="multiclass"``: built-in metrics share one set of one-vs-rest cells
-    (:class:`~bayescm.metrics.multiclass.OneVsRest`); custom metrics get ``theta``. ``skip``
-    (boolean, ``(..., K)``) leaves classes without test items out of the averages.
-
-    Returns
-    -------
-    dict of str -> ndarray
-        Shape ``theta.shape[:-2]`` (plus a class axis for per-class metrics).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from bayescm.metrics import catalogue_for, evaluate_theta
-    >>> theta = np.array([[0.4, 0.1], [0.2, 0.3]])
-    >>> out = evaluate_theta([catalogue_for("binary")["tpr"]], theta, "binary")
-    >>> float(out["tpr"])
-    0.8
-    >>> mc = catalogue_for("multiclass")
-    >>> out = evaluate_theta([mc["acc"], mc["tpr"]], theta, "multiclass")
-    >>> float(out["acc"]), out["tpr"].round(2).tolist()
-    (0.7, [0.8, 0.6])
-    """
-    theta = np.asarray(theta, dtype=float)
-    if theta.ndim < 2 or theta.shape[-1] != theta.shape[-2]:
-        raise ValueError(f"theta must have shape (..., K, K), got {theta.shape}.")
-    shape = theta.shape[:-2]
-    if family in ("binary", "hierarchical"):
-        if theta.shape[-1] != 2:
-            raise ValueError(f"Binary metrics need a 2 x 2 theta, got {theta.shape[-2:]}.")
-        cells = (theta[..., 0, 0], theta[..., 0, 1], theta[..., 1, 0], theta[..., 1, 1])
-        return evaluate(metrics, cells, shape)
-    if family != "multiclass":
-        raise ValueError(f"family must be 'binary' or 'multiclass', got {family!r}.")
-    builtin = [m for m in metrics if MULTICLASS_METRICS.get(m.name) is m]
-    custom = [m for m in metrics if MULTICLASS_METRICS.get(m.name) is not m]
-    ovr = OneVsRest(theta)
-    if skip is not None and np.any(skip):
-        ovr.skip = np.asarray(skip, dtype=bool)
-    values = evaluate(builtin, (ovr,), shape)
-    values.update(evaluate(custom, (theta,), shape))
-    return {m.name: values[m.name] for m in metrics}

@@ -107,6 +107,11 @@ class MetricInfo:
         A short axis label ("true positive rate (sensitivity)", "F1 score (macro)"): the long
         name without its caveats (:func:`short_label`) unless given.
 
+    See Also
+    --------
+    metric_info : Looks the record up by a variable's name.
+    Metric : A metric: this record plus its function.
+
     Examples
     --------
     >>> from bayescm.metrics import metric_info
@@ -212,6 +217,19 @@ class Metric:
         Value drawn as a reference line; default the scale's (0 for signed, 1 for ratios).
     label : str, optional
         Short axis label; default the long name without its caveats (:func:`short_label`).
+
+    Raises
+    ------
+    ValueError
+        A name that is not an identifier or is reserved, or an unknown ``kind``.
+    TypeError
+        ``func`` that is not callable.
+
+    See Also
+    --------
+    bayescm.metrics.fbeta : A ready-made family of metrics.
+    list_metrics : The built-in metrics.
+    fit : Computes custom metrics with ``metrics=[...]``.
 
     Examples
     --------

@@ -76,15 +76,19 @@ def build_model(
     Returns
     -------
     pymc.Model
+        A fresh model, not yet sampled: enter it (``with model:``) to add your own variables, or
+        sample it with PyMC directly.
 
     Raises
     ------
     TypeError
         A prior for a parameter the model does not have.
+    ValueError
+        ``group`` that is not a name such as ``"site"``.
 
     See Also
     --------
-    fit : samples this model (NUTS) or its closed-form posterior (exact).
+    fit : Samples this model (NUTS) or its closed-form posterior (exact).
 
     Examples
     --------

@@ -165,7 +165,10 @@ def fit(
 
     See Also
     --------
-    summary, probability, informedness, build_model
+    summary : The posterior of every metric as a table.
+    probability : The probability that a metric lies in a range.
+    informedness : Whether the classifier is better than chance.
+    build_model : The PyMC model behind a NUTS fit.
 
     Examples
     --------
@@ -349,20 +352,26 @@ def refit(idata: xr.DataTree, *, draws: int | None = None, chains: int | None = 
     idata : xarray.DataTree
         A result of :func:`fit` (or :func:`bayescm.load`) of a kind fitted from confusion
         matrices (binary, multiclass or a registered kind of that sort).
-    draws, chains, method, hdi_prob
+    draws, chains
         Override the tree's settings; default the tree's own.
     random_seed : int, SeedSequence or Generator, optional
         Default: the seed recorded in the tree, which redraws the same numbers (at the same
         draws and chains).
+    method
+        Overrides the tree's method; default the tree's own.
     metrics : list of str, optional
         Default the tree's metrics (custom metrics must be passed again: their functions are
         not stored).
+    hdi_prob
+        Overrides the tree's HDI probability; default the tree's own.
     priors : mapping, optional
         Priors to change, keyed by parameter; the others keep the tree's.
 
     Returns
     -------
     xarray.DataTree
+        A new result of the same kind, priors and metrics (except those overridden), with the
+        new settings recorded in its attributes.
 
     Raises
     ------
@@ -372,7 +381,8 @@ def refit(idata: xr.DataTree, *, draws: int | None = None, chains: int | None = 
 
     See Also
     --------
-    fit, bayescm.load
+    fit : The first fit.
+    bayescm.load : Read a saved result to refit.
 
     Examples
     --------

@@ -72,7 +72,7 @@ class MulticlassModel(ModelKind):
     Examples
     --------
     >>> import bayescm as bcm
-    >>> cm = bcm.ConfusionMatrix([[5, 1, 0], [2, 6, 1], [0, 1, 4]], labels=["a", "b", "c"])
+    >>> cm = bcm.ConfusionMatrix([[15, 3, 0], [6, 18, 3], [0, 3, 12]], labels=["a", "b", "c"])
     >>> idata = bcm.fit(cm, random_seed=0, draws=500)
     >>> idata["posterior"]["tpr"].dims
     ('chain', 'draw', 'class')

@@ -115,8 +115,6 @@ def plot_rank_probabilities(
         :func:`bayescm.leaderboard` (``p_rank_<k>`` columns, ``expected_prize`` if prizes).
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure.
-    figsize : tuple of float, optional
-        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     prizes : sequence of float, optional
         Prize for rank 1, 2, ...; the expected prize of each classifier,
         ``sum_r P(rank r) * prize_r``, is written beside its row.
@@ -129,10 +127,25 @@ def plot_rank_probabilities(
         ``max_rows // 2`` worst by expected rank, best at the top, with a blank row between
         them saying how many are not shown; the title says so. ``None`` draws every row (in
         the table's order, as for a batch within the limit).
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
 
     Returns
     -------
     matplotlib.axes.Axes
+        The axes drawn on: ``ax`` when given, else those of a new figure (``ax.figure`` to save
+        it).
+
+    Raises
+    ------
+    ValueError
+        ``max_rows`` below 2, or ``prizes`` that are negative or more than the ranks shown.
+
+    See Also
+    --------
+    bayescm.rank_probabilities : Computes the probabilities this draws.
+    bayescm.leaderboard : The same from a published list of accuracies.
+    plot_forest : The metric's intervals of every classifier.
 
     Examples
     --------
@@ -238,16 +251,31 @@ def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Axes | None = None
         The metric whose difference to draw.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure.
-    figsize : tuple of float, optional
-        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     rope : float, optional
         Half-width of the ROPE; default the one of the comparison.
     hdi_prob : float, optional
         HDI probability; default the result's, else ``rcParams["stats.hdi_prob"]``.
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
 
     Returns
     -------
     matplotlib.axes.Axes
+        The axes drawn on: ``ax`` when given, else those of a new figure (``ax.figure`` to save
+        it).
+
+    Raises
+    ------
+    KeyError
+        A metric the comparison does not hold.
+    ValueError
+        A negative or non-finite ``rope``.
+
+    See Also
+    --------
+    bayescm.compare_paired : Makes the comparison this draws.
+    bayescm.comparison_table : The same numbers as a table.
+    plot_metric : The posterior of one classifier's metric.
 
     Examples
     --------

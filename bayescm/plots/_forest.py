@@ -147,8 +147,6 @@ def plot_forest(
         Metric (aliases accepted), or several metrics of a single classifier.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure sized to the rows.
-    figsize : tuple of float, optional
-        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     hdi_prob : float, optional
         HDI probability; default the tree's, else ``rcParams["stats.hdi_prob"]``.
     sort : bool, default True
@@ -167,10 +165,14 @@ def plot_forest(
         between them saying how many are not shown and the range of their means, and the title
         says so. Only the rows shown are summarised, so a forest of 20,000 classifiers saves in
         about a second. ``None`` draws every row.
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
 
     Returns
     -------
     matplotlib.axes.Axes
+        The axes drawn on: ``ax`` when given, else those of a new figure (``ax.figure`` to save
+        it).
 
     Raises
     ------
@@ -179,7 +181,7 @@ def plot_forest(
 
     See Also
     --------
-    plot_metric : the full density of one metric.
+    plot_metric : The full density of one metric.
 
     Examples
     --------

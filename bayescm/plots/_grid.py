@@ -46,7 +46,7 @@ def overview(idata: xr.DataTree) -> list[str]:
     --------
     >>> import bayescm as bcm
     >>> from bayescm.plots._grid import overview
-    >>> cm = bcm.ConfusionMatrix([[9, 1, 0], [2, 7, 1], [0, 1, 5]], ordered=True)
+    >>> cm = bcm.ConfusionMatrix([[27, 3, 0], [6, 21, 3], [0, 3, 15]], ordered=True)
     >>> overview(bcm.fit(cm, draws=100, random_seed=0))
     ['acc', 'kappa_quadratic', 'f1_macro', 'f1_micro', 'tpr', 'ppv']
     """
@@ -226,10 +226,17 @@ def plot_metrics(
     Returns
     -------
     matplotlib.figure.Figure
+        The figure of the panels (a new one, or that of ``axes``).
+
+    Raises
+    ------
+    ValueError
+        No metric to draw with the given selections.
 
     See Also
     --------
-    plot_metric, plot_priors
+    plot_metric : One metric's panel, with more options.
+    plot_priors : The same grid for the priors.
 
     Examples
     --------
@@ -243,7 +250,7 @@ def plot_metrics(
 
     A multiclass fit's overview, the classes' recall and precision as forests:
 
-    >>> cm = bcm.ConfusionMatrix([[9, 1, 0], [2, 7, 1], [0, 1, 5]], labels=["a", "b", "c"])
+    >>> cm = bcm.ConfusionMatrix([[27, 3, 0], [6, 21, 3], [0, 3, 15]], labels=["a", "b", "c"])
     >>> fig = plot_metrics(bcm.fit(cm, draws=500, random_seed=0))
     >>> [ax.get_title() for ax in fig.axes]
     ['Accuracy', 'Kappa', 'F1 (macro)', 'F1 (micro)', 'TPR of 3 classes', 'PPV of 3 classes']

@@ -220,8 +220,8 @@ def plot_group_forest(
 
     See Also
     --------
-    plot_sroc : the same fit in the ROC square.
-    plot_forest : forests of other fits.
+    plot_sroc : The same fit in the ROC square.
+    plot_forest : Forests of other fits.
 
     Examples
     --------

@@ -92,8 +92,6 @@ def plot_group_gaps(
         Half-width of the band of a difference.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure sized to the rows.
-    figsize : tuple of float, optional
-        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     hdi_prob : float, optional
         HDI probability; default the fit's, else ``rcParams["stats.hdi_prob"]``.
     reference : str, optional
@@ -109,16 +107,26 @@ def plot_group_gaps(
         The prior-dominated rule, as in :func:`~bayescm.comparisons.groups.group_gaps`.
     legend : bool, default True
         Draw the legend.
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
 
     Returns
     -------
     matplotlib.axes.Axes
+        The axes drawn on: ``ax`` when given, else those of a new figure (``ax.figure`` to save
+        it).
 
     Raises
     ------
     KeyError, ValueError
         As :func:`~bayescm.comparisons.groups.group_gaps`; an ``unpooled`` fit without the
         groups shown.
+
+    See Also
+    --------
+    bayescm.group_gaps : The gaps drawn here.
+    bayescm.fairness_table : The same as a table.
+    plot_group_forest : Each group's metric rather than its gap.
 
     Examples
     --------

@@ -31,19 +31,12 @@ def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable 
     scale from 0 to the largest cell. Works for binary and multiclass fits; readable up to
     about 10 classes (from 6 classes the cells show mean ± sd).
 
-    Raises
-    ------
-    ValueError
-        ``var`` other than ``"theta"`` or ``"rates"``.
-
     Parameters
     ----------
     idata : xarray.DataTree
         A result of :func:`bayescm.fit`.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure.
-    figsize : tuple of float, optional
-        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     classifier : hashable, optional
         Classifier of a batch fit.
     hdi_prob : float, optional
@@ -51,16 +44,30 @@ def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable 
     var : str, default "theta"
         ``"theta"`` (joint cell probabilities) or ``"rates"`` (rows sum to one; of a binary
         fit, which stores theta only, computed from theta).
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
 
     Returns
     -------
     matplotlib.axes.Axes
+        The axes drawn on: ``ax`` when given, else those of a new figure (``ax.figure`` to save
+        it).
+
+    Raises
+    ------
+    ValueError
+        ``var`` other than ``"theta"`` or ``"rates"``.
+
+    See Also
+    --------
+    plot_metric : The posterior of one metric derived from theta.
+    bayescm.summary : Every cell's mean and HDI as a table.
 
     Examples
     --------
     >>> import bayescm as bcm
     >>> from bayescm.plots import plot_theta
-    >>> idata = bcm.fit(bcm.ConfusionMatrix([[9, 1, 0], [2, 7, 1], [0, 1, 5]]), random_seed=0)
+    >>> idata = bcm.fit(bcm.ConfusionMatrix([[27, 3, 0], [6, 21, 3], [0, 3, 15]]), random_seed=0)
     >>> ax = plot_theta(idata)
     >>> ax.get_ylabel(), ax.get_xlabel()
     ('true class', 'predicted class')

@@ -274,6 +274,8 @@ def plot_metric(
     Returns
     -------
     matplotlib.axes.Axes
+        The axes drawn on: ``ax`` when given, else those of a new figure (``ax.figure`` to save
+        it).
 
     Raises
     ------
@@ -285,8 +287,8 @@ def plot_metric(
 
     See Also
     --------
-    plot_metrics : a grid of metrics.
-    bayescm.summary : the same numbers as a table.
+    plot_metrics : A grid of metrics.
+    bayescm.summary : The same numbers as a table.
 
     Examples
     --------
@@ -302,7 +304,7 @@ def plot_metric(
 
     Several classes of a multiclass fit in one panel:
 
-    >>> multi = bcm.fit(bcm.ConfusionMatrix([[9, 1, 0], [2, 7, 1], [0, 1, 5]]), random_seed=0)
+    >>> multi = bcm.fit(bcm.ConfusionMatrix([[27, 3, 0], [6, 21, 3], [0, 3, 15]]), random_seed=0)
     >>> plot_metric(multi, "recall", class_=["0", "1", "2"]).get_title()
     'TPR by class'
     >>> import matplotlib.pyplot as plt; plt.close("all")

@@ -77,10 +77,18 @@ def plot_priors(
     Returns
     -------
     matplotlib.figure.Figure
+        The figure of the panels (a new one, or that of ``axes``).
+
+    Raises
+    ------
+    KeyError
+        A prior that lacks a requested variable.
+    ValueError
+        No prior given, no variable to draw, or a variable without finite prior draws.
 
     See Also
     --------
-    plot_metric : with ``prior=True``, the prior under the posterior.
+    plot_metric : With ``prior=True``, the prior under the posterior.
 
     Examples
     --------

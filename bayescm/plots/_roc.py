@@ -250,8 +250,6 @@ def plot_roc(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | Non
         Classifier(s) of a fit of several; default all (at most 8).
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure.
-    figsize : tuple of float, optional
-        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     hdi_prob : float, optional
         Probability of the bands and intervals; default the fit's, else
         ``rcParams["stats.hdi_prob"]``.
@@ -265,10 +263,14 @@ def plot_roc(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | Non
         Draw the legend.
     title : str, optional
         Axes title; default ``"ROC curve"``.
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
 
     Returns
     -------
     matplotlib.axes.Axes
+        The axes drawn on: ``ax`` when given, else those of a new figure (``ax.figure`` to save
+        it).
 
     Raises
     ------
@@ -279,7 +281,9 @@ def plot_roc(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | Non
 
     See Also
     --------
-    plot_pr, plot_delta_auc, bayescm.models.roc.curve_bands
+    plot_pr : The precision-recall curve of the same fit.
+    plot_delta_auc : The AUC difference of two classifiers on the same items.
+    bayescm.models.roc.curve_bands : How the two bands are computed.
 
     Examples
     --------
@@ -326,18 +330,22 @@ def plot_pr(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | None
     ----------
     idata : xarray.DataTree
         A scores fit: ``bcm.fit(bcm.Scores(y_true, scores))``.
-    classifier, ax, hdi_prob, bands, observed, legend, figsize
+    classifier, ax, hdi_prob, bands, observed, legend
         As for :func:`plot_roc`.
     title : str, optional
         Axes title; default ``"PR curve"``.
+    figsize
+        As for :func:`plot_roc`.
 
     Returns
     -------
     matplotlib.axes.Axes
+        The axes drawn on: ``ax`` when given, else those of a new figure (``ax.figure`` to save
+        it).
 
     See Also
     --------
-    plot_roc
+    plot_roc : The ROC curve, with the parameters shared here.
 
     Examples
     --------

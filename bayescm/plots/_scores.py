@@ -63,21 +63,32 @@ def plot_reliability(idata: xr.DataTree,
     ----------
     idata : xarray.DataTree
         A scores fit of probability scores (``bcm.fit(bcm.Scores(...))``, scores in [0, 1]).
-    classifier, ax, hdi_prob, legend, figsize
+    classifier, ax, hdi_prob
         As for :func:`plot_roc`.
     counts : bool, default True
         Draw the items per bin as bars at the bottom.
+    legend
+        As for :func:`plot_roc`.
     title : str, optional
         Axes title; default ``"Reliability"``.
+    figsize
+        As for :func:`plot_roc`.
 
     Returns
     -------
     matplotlib.axes.Axes
+        The axes drawn on: ``ax`` when given, else those of a new figure (``ax.figure`` to save
+        it).
 
     Raises
     ------
     ValueError
         Not a scores fit, or scores that are not probabilities (no reliability curve).
+
+    See Also
+    --------
+    plot_roc : How well the scores rank, rather than how well they are calibrated.
+    plot_delta_auc : The AUC difference of two scores.
 
     Examples
     --------
@@ -179,8 +190,6 @@ def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None
         The classifiers: the difference is ``b - a``.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure.
-    figsize : tuple of float, optional
-        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
     hdi_prob : float, optional
         HDI probability; default the fit's, else ``rcParams["stats.hdi_prob"]``.
     metric : str, default "auc"
@@ -188,10 +197,14 @@ def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None
         ``"auc_partial"``, ``"brier"``, ...).
     legend, title
         Draw the legend; the axes title (default ``"AUC: B - A, P(B > A) = ..."``).
+    figsize : tuple of float, optional
+        Size of a new figure in inches, e.g. (3.5, 2.6) for a journal column (not with ``ax``).
 
     Returns
     -------
     matplotlib.axes.Axes
+        The axes drawn on: ``ax`` when given, else those of a new figure (``ax.figure`` to save
+        it).
 
     Raises
     ------
@@ -202,7 +215,7 @@ def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None
 
     See Also
     --------
-    bayescm.prob_superior : the same probability as a number.
+    bayescm.prob_superior : The same probability as a number.
 
     Examples
     --------

@@ -1,4 +1,8 @@
-"""The Beta prior of one proportion (prevalence, TPR, TNR), its parameterisations and its update."""
+"""The Beta prior of one proportion (prevalence, TPR, TNR): its variable, update and draws.
+
+Its other parameterisations (``Beta.from_mean``, ``from_counts``, ``from_interval``) are
+inherited from :mod:`bayescm.priors.beta_constructors`.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bayescm.core.exact import draw_beta
-from bayescm.core.validate import check_probability
+from bayescm.priors.beta_constructors import BetaConstructors
 from bayescm.priors.protocol import (
     PriorSpec,
     as_rng,
@@ -25,7 +29,7 @@ __all__ = ["Beta"]
 
 
 @dataclass(frozen=True)
-class Beta(PriorSpec):
+class Beta(BetaConstructors["Beta"], PriorSpec):
     r"""Beta(alpha, beta) prior on a proportion.
 
     .. math:: p(x) \propto x^{\alpha - 1} (1 - x)^{\beta - 1}, \quad 0 < x < 1
@@ -41,8 +45,9 @@ class Beta(PriorSpec):
 
     See Also
     --------
-    Laplace, Jeffreys, Haldane : the three objective presets.
-    Beta.from_mean, Beta.from_counts, Beta.from_interval : informative alternatives.
+    Laplace, Jeffreys, Haldane : The three objective presets.
+    Beta.from_mean, Beta.from_counts, Beta.from_interval : Informative alternatives.
+    bayescm.fit : Takes a prior per parameter (``priors={"tpr": bcm.Beta(...)}``).
 
     Examples
     --------
@@ -82,17 +87,54 @@ class Beta(PriorSpec):
     def to_dict(self) -> dict[str, Any]:
         """Serialise to a JSON-compatible dict (:func:`bayescm.priors.from_dict` rebuilds it).
 
+        This is how a fit records its priors in the result's ``priors`` attribute, so that a saved
+        result says which prior produced it and :func:`bayescm.refit` can use it again.
+
+        Returns
+        -------
+        dict
+            ``{"dist": "Beta", "name": ..., "alpha": ..., "beta": ...}``; ``name`` is the preset's
+            name for the presets (``"laplace"``, ``"jeffreys"``, ...).
+
+        See Also
+        --------
+        bayescm.priors.from_dict : Rebuild the prior from this dict.
+        bayescm.priors.prior_to_dict : The same for any prior the package accepts.
+
         Examples
         --------
         >>> import bayescm as bcm
         >>> bcm.Jeffreys().to_dict()
         {'dist': 'Beta', 'name': 'jeffreys', 'alpha': 0.5, 'beta': 0.5}
+        >>> bcm.priors.from_dict(bcm.Beta(2, 8).to_dict())
+        Beta(alpha=2.0, beta=8.0)
         """
         return {"dist": "Beta", "name": self.name, "alpha": self.alpha, "beta": self.beta}
 
     # ------------------------------------------------------------------ acting
     def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
         """The ``pm.Beta`` variable ``name`` in the current model (``dims`` from its coords).
+
+        This is the NUTS path of a fit; the exact path never builds a PyMC model and uses
+        :meth:`posterior_params` instead.
+
+        Parameters
+        ----------
+        name : str
+            Name of the variable in the model (``"tpr"``, ``"tnr"``, ``"prevalence"``).
+        dims : str or tuple of str, optional
+            Dims of the variable, e.g. ``"classifier"`` for one rate per classifier of a batch;
+            their lengths come from the model's coords.
+
+        Returns
+        -------
+        pytensor.tensor.variable.TensorVariable
+            The random variable, registered in the model.
+
+        See Also
+        --------
+        bayescm.build_model : Builds the whole model from the priors.
+        sample : Prior draws with NumPy, without a model.
 
         Examples
         --------
@@ -109,8 +151,31 @@ class Beta(PriorSpec):
     def posterior_params(self, successes: Any, failures: Any) -> tuple[np.ndarray, np.ndarray]:
         """Posterior ``(alpha + successes, beta + failures)``, vectorised over arrays of counts.
 
+        Conjugacy in one line: a Beta prior worth ``alpha`` successes and ``beta`` failures plus the
+        observed counts gives a Beta posterior. For the TPR the successes are TP and the failures
+        FN; for the TNR, TN and FP.
+
         Entries <= 0 (an improper prior that met a zero count) mean an improper posterior; the
         caller checks them (:meth:`update` raises).
+
+        Parameters
+        ----------
+        successes : array-like of float
+            Observed successes (e.g. TP for the TPR), any shape.
+        failures : array-like of float
+            Observed failures (e.g. FN for the TPR), broadcastable with ``successes``.
+
+        Returns
+        -------
+        alpha : ndarray of float
+            Posterior ``alpha`` of each entry.
+        beta : ndarray of float
+            Posterior ``beta`` of each entry.
+
+        See Also
+        --------
+        update : The same for one pair of counts, as a checked :class:`Beta`.
+        bayescm.fit : With ``method="exact"`` draws from these posteriors.
 
         Examples
         --------
@@ -126,7 +191,33 @@ class Beta(PriorSpec):
     def update(self, successes: float, failures: float) -> Beta:
         """The closed-form posterior ``Beta(alpha + successes, beta + failures)``.
 
-        Raises a ValueError when the posterior is improper (Haldane and a zero count).
+        The prior's pseudo-counts plus the observed counts: a ``Beta(2, 8)`` prior on the TPR that
+        meets 26 TP and 0 FN becomes ``Beta(28, 8)``. The posterior mean
+        ``(alpha + successes) / (alpha + beta + n)`` sits between the prior mean and the observed
+        proportion, closer to the one with more weight.
+
+        Parameters
+        ----------
+        successes : float
+            Observed successes (e.g. TP for the TPR).
+        failures : float
+            Observed failures (e.g. FN for the TPR).
+
+        Returns
+        -------
+        Beta
+            The posterior, a prior again: it can be updated with more data.
+
+        Raises
+        ------
+        ValueError
+            Arrays instead of one pair of counts (use :meth:`posterior_params`), or an improper
+            posterior (the Haldane prior and a zero count).
+
+        See Also
+        --------
+        posterior_params : The vectorised form.
+        from_counts : An earlier study's counts as a prior, optionally down-weighted.
 
         Examples
         --------
@@ -146,6 +237,31 @@ class Beta(PriorSpec):
     def sample(self, rng: Any = None, size: Any = None) -> np.ndarray:
         """Independent prior draws of shape ``size`` (NumPy; a seed or Generator as ``rng``).
 
+        Drawing from the prior shows what it says before any data: a quick check that a prior
+        means what you intended.
+
+        Parameters
+        ----------
+        rng : int, numpy.random.Generator or None, optional
+            Seed or generator; None draws fresh entropy.
+        size : int or tuple of int, optional
+            Shape of the draws; None gives one draw as a 0-d array.
+
+        Returns
+        -------
+        ndarray of float
+            Draws in (0, 1), of shape ``size``.
+
+        Raises
+        ------
+        ValueError
+            An improper prior (Haldane), which has no draws.
+
+        See Also
+        --------
+        draw : The same, laid out as ``(chains, draws)``.
+        bayescm.prior_predictive : The prior of every metric, not only of one rate.
+
         Examples
         --------
         >>> import bayescm as bcm
@@ -160,6 +276,30 @@ class Beta(PriorSpec):
     def draw(self, rng: Any, chains: int, draws: int) -> np.ndarray:
         """Prior draws arranged as ``(chains, draws)``, as the exact sampler lays them out.
 
+        Parameters
+        ----------
+        rng : int, numpy.random.Generator or None
+            Seed or generator.
+        chains : int
+            Number of chains.
+        draws : int
+            Draws per chain.
+
+        Returns
+        -------
+        ndarray of float, shape (chains, draws)
+            Independent draws from the prior.
+
+        Raises
+        ------
+        ValueError
+            An improper prior (Haldane), which has no draws.
+
+        See Also
+        --------
+        sample : Draws of any shape.
+        bayescm.prior_predictive : Prior draws of every metric in a result tree.
+
         Examples
         --------
         >>> import bayescm as bcm
@@ -171,7 +311,46 @@ class Beta(PriorSpec):
 
     def for_classes(self, k: int, role: str = "prevalence", parameter: str = "the parameter"
                     ) -> Any:
-        """A Beta other than a preset has no multiclass meaning: a TypeError that says so."""
+        """A Beta other than a preset has no multiclass meaning: a TypeError that says so.
+
+        A Beta describes one proportion; the multiclass model's prevalence and rates rows are
+        probability vectors, which need a :class:`~bayescm.Dirichlet`. The presets
+        (:class:`~bayescm.Laplace`, :class:`~bayescm.Weak`, ...) override this and know their
+        Dirichlets.
+
+        Parameters
+        ----------
+        k : int
+            Number of classes.
+        role : {"prevalence", "rates"}, default "prevalence"
+            Which multiclass parameter the prior is asked to be.
+        parameter : str, default "the parameter"
+            Name of the parameter in the message.
+
+        Returns
+        -------
+        object
+            Never returns: a plain Beta always raises.
+
+        Raises
+        ------
+        TypeError
+            Always, with a message that names the alternatives.
+
+        See Also
+        --------
+        bayescm.Dirichlet : The prior of a probability vector.
+        bayescm.Weak : The multiclass default, a preset that knows its Dirichlets.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> try:
+        ...     bcm.Beta(2, 8).for_classes(3)
+        ... except TypeError as err:
+        ...     print(str(err)[:47])
+        Beta(alpha=2.0, beta=8.0) is a prior for one pr
+        """
         raise TypeError(
             f"{self!r} is a prior for one proportion (binary matrices) and cannot be the prior of "
             f"the multiclass {parameter}; use bcm.Dirichlet(alpha) with a scalar or one "
@@ -180,109 +359,39 @@ class Beta(PriorSpec):
         )
 
     def concentration(self, k: int, role: str = "prevalence") -> np.ndarray:
-        """Multiclass concentration; only the presets have one (see :class:`bayescm.Weak`)."""
+        """Multiclass concentration; only the presets have one (see :class:`bayescm.Weak`).
+
+        Parameters
+        ----------
+        k : int
+            Number of classes.
+        role : {"prevalence", "rates"}, default "prevalence"
+            Which multiclass parameter.
+
+        Returns
+        -------
+        ndarray
+            A preset's concentration; a plain Beta raises instead.
+
+        Raises
+        ------
+        TypeError
+            A plain Beta (not a preset), as in :meth:`for_classes`.
+
+        See Also
+        --------
+        for_classes : The multiclass prior itself.
+        bayescm.Dirichlet.concentration : A Dirichlet's concentration.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> bcm.Laplace().concentration(3).tolist()
+        [1.0, 1.0, 1.0]
+        """
         return self.for_classes(k, role)
 
-    # ------------------------------------------------------------------ alternatives
     @classmethod
-    def from_mean(cls, mean: float, concentration: float) -> Beta:
-        """Beta prior with a given mean and concentration ``alpha + beta``.
-
-        Parameters
-        ----------
-        mean : float
-            Prior mean, strictly between 0 and 1.
-        concentration : float
-            ``alpha + beta`` (> 0): how many observations the prior is worth.
-
-        Examples
-        --------
-        >>> import bayescm as bcm
-        >>> bcm.Beta.from_mean(0.9, concentration=20)
-        Beta(alpha=18.0, beta=2.0)
-        """
-        mean = check_probability(mean, "mean")
-        concentration = check_positive(concentration, "concentration")
-        return Beta(round(mean * concentration, 12), round((1 - mean) * concentration, 12))
-
-    @classmethod
-    def from_counts(
-        cls, successes: float, failures: float, weight: float = 1.0, base: Beta | None = None
-    ) -> Beta:
-        """Beta prior from the counts of an earlier study: ``base`` updated with weighted counts.
-
-        Parameters
-        ----------
-        successes, failures : float
-            Counts observed earlier (e.g. TP and FN of a previous test for a TPR prior); >= 0.
-        weight : float, default 1.0
-            How much one earlier observation counts relative to a new one (a power prior);
-            0.5 halves the earlier study's influence.
-        base : Beta, optional
-            The prior the earlier study started from; default :class:`Laplace`.
-
-        Examples
-        --------
-        >>> import bayescm as bcm
-        >>> bcm.Beta.from_counts(26, 0)
-        Beta(alpha=27.0, beta=1.0)
-        """
-        successes = check_positive(successes, "successes", allow_zero=True)
-        failures = check_positive(failures, "failures", allow_zero=True)
-        weight = check_positive(weight, "weight")
-        base = Beta(1.0, 1.0) if base is None else base  # Laplace's parameters
-        if getattr(base, "family", None) != "beta":
-            raise TypeError(f"base must be a Beta prior, got {base!r}.")
-        return Beta(base.alpha + weight * successes, base.beta + weight * failures)
-
-    @classmethod
-    def from_interval(cls, lower: float, upper: float, mass: float = 0.95) -> Beta:
-        """Beta prior whose central (equal-tailed) ``mass`` interval is ``[lower, upper]``.
-
-        Solves for the two parameters so that ``lower`` and ``upper`` are the
-        ``(1 - mass) / 2`` and ``(1 + mass) / 2`` quantiles.
-
-        Parameters
-        ----------
-        lower, upper : float
-            Interval ends, ``0 < lower < upper < 1``.
-        mass : float, default 0.95
-            Prior probability inside the interval.
-
-        Examples
-        --------
-        >>> import bayescm as bcm
-        >>> prior = bcm.Beta.from_interval(0.7, 0.9)
-        >>> round(prior.mean, 2)
-        0.81
-        """
-        from scipy import optimize, special, stats
-
-        lower = check_probability(lower, "lower")
-        upper = check_probability(upper, "upper")
-        mass = check_probability(mass, "mass")
-        if not lower < upper:
-            raise ValueError(f"lower ({lower}) must be smaller than upper ({upper}).")
-        tail = (1 - mass) / 2
-
-        def residual(log_ab: np.ndarray) -> np.ndarray:
-            # both tails on the probability scale, relative to their target: exact for narrow
-            # intervals near 0 or 1 too (the upper tail via the symmetry I_(1-x)(b, a))
-            a, b = np.exp(log_ab)
-            below = special.betainc(a, b, lower)
-            above = special.betainc(b, a, 1.0 - upper)
-            return np.array([below / tail - 1.0, above / tail - 1.0])
-
-        mid = (lower + upper) / 2
-        # starting point: moment match with sd ~ width / 4
-        sd = (upper - lower) / (2 * stats.norm.ppf(1 - tail))
-        k = max(mid * (1 - mid) / sd**2 - 1, 0.5)
-        sol = optimize.least_squares(residual, np.log([mid * k, (1 - mid) * k]), xtol=1e-15,
-                                     ftol=1e-15, gtol=1e-15, max_nfev=2000)
-        a, b = np.exp(sol.x)
-        if not np.all(np.isfinite(sol.x)) or np.max(np.abs(residual(sol.x))) > 1e-6:
-            raise ValueError(
-                f"No Beta distribution puts {mass:.0%} of its mass in [{lower}, {upper}] with "
-                "equal tails; widen the interval or lower `mass`."
-            )
-        return Beta(float(a), float(b))
+    def _plain(cls, alpha: float, beta: float) -> Beta:
+        """A plain ``Beta(alpha, beta)``: what the inherited constructors return."""
+        return Beta(alpha, beta)

@@ -82,6 +82,19 @@ def priors_from_matrix(cm: ConfusionMatrix, weight: float = 1.0, base: Beta | No
         ``{"prevalence": Beta, "tpr": Beta, "tnr": Beta}``, to pass as ``bcm.fit(cm,
         **priors)``. Drop ``"prevalence"`` when the new test set's composition is unrelated.
 
+    Raises
+    ------
+    TypeError
+        ``cm`` that is not a :class:`ConfusionMatrix`.
+    ValueError
+        A multiclass matrix (the priors are for the binary model).
+
+    See Also
+    --------
+    priors_from_metrics : Priors from published metric values.
+    Beta.from_counts : The same for one proportion.
+    fit : Takes the priors as ``priors=...``.
+
     Examples
     --------
     >>> import bayescm as bcm
@@ -126,6 +139,13 @@ def cells_from_metrics(values: Mapping[str, float]) -> dict[str, float]:
     ValueError
         Not three metrics, an unsupported metric, three metrics that do not determine the
         matrix (e.g. TPR and FNR, which say the same), or values that no confusion matrix has.
+    TypeError
+        ``values`` that is not a mapping.
+
+    See Also
+    --------
+    priors_from_metrics : Priors from such values and a strength.
+    priors_from_matrix : Priors from an earlier confusion matrix.
 
     Examples
     --------
@@ -202,6 +222,17 @@ def priors_from_metrics(values: Mapping[str, float], weight: float, base: Beta |
     -------
     dict
         ``{"prevalence": Beta, "tpr": Beta, "tnr": Beta}``.
+
+    Raises
+    ------
+    ValueError
+        Values that leave a parameter without pseudo-counts (a rate of 0 or 1).
+
+    See Also
+    --------
+    cells_from_metrics : The cell probabilities the values imply.
+    priors_from_matrix : Priors from an earlier confusion matrix.
+    fit : Takes the priors as ``priors=...``.
 
     Examples
     --------

@@ -58,6 +58,22 @@ def from_preliz(dist: Any, parameter: str = "the parameter") -> Any:
     parameter : str
         The parameter it is for (error messages).
 
+    Returns
+    -------
+    Beta, Dirichlet or PreliZPrior
+        A conjugate bayescm prior where one exists (exact sampling), else a factory for NUTS.
+
+    Raises
+    ------
+    TypeError
+        A distribution whose parameters are not set, or whose support is not within [0, 1].
+
+    See Also
+    --------
+    resolve_prior : Accepts PreliZ distributions wherever a prior is expected.
+    bayescm.Beta.from_interval : A Beta from an interval without PreliZ.
+    bayescm.plots.plot_priors : What the prior implies for every metric.
+
     Examples
     --------
     >>> import preliz as pz
@@ -101,6 +117,11 @@ class PreliZPrior(PriorSpec):
     params : mapping
         Its parameters by name.
 
+    See Also
+    --------
+    bayescm.priors.from_preliz : Makes one from a PreliZ distribution.
+    bayescm.fit : Samples it with NUTS.
+
     Examples
     --------
     >>> import preliz as pz
@@ -132,27 +153,159 @@ class PreliZPrior(PriorSpec):
         return getattr(preliz, self.kind)(**self.params)
 
     def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
-        """The PyMC variable of the PreliZ distribution (its ``to_pymc``), with ``dims``."""
+        """The PyMC variable of the PreliZ distribution (its ``to_pymc``), with ``dims``.
+
+        Parameters
+        ----------
+        name : str
+            Name of the variable in the model (``"tpr"``, ``"prevalence"``, ``"rates"``, ...).
+        dims : str or tuple of str, optional
+            Dims of the variable; their lengths come from the model's coords.
+
+        Returns
+        -------
+        pytensor.tensor.variable.TensorVariable
+            The random variable, registered in the model.
+
+        See Also
+        --------
+        bayescm.build_model : Builds the whole model from the priors.
+
+        Examples
+        --------
+        >>> import preliz as pz, pymc as pm
+        >>> from bayescm.priors import from_preliz
+        >>> prior = from_preliz(pz.TruncatedNormal(0.9, 0.05, lower=0, upper=1))
+        >>> with pm.Model() as model:
+        ...     _ = prior.create_variable("tpr")
+        >>> list(model.named_vars)
+        ['tpr']
+        """
         return self.distribution.to_pymc(name, dims=dims)
 
     def sample(self, rng: Any = None, size: Any = None) -> np.ndarray:
-        """Prior draws of shape ``size`` (PreliZ's ``rvs``)."""
+        """Prior draws of shape ``size`` (PreliZ's ``rvs``).
+
+        Parameters
+        ----------
+        rng : int, numpy.random.Generator or None, optional
+            Seed or generator.
+        size : int or tuple of int, optional
+            Shape of the draws.
+
+        Returns
+        -------
+        ndarray of float
+            Draws of shape ``size``.
+
+        See Also
+        --------
+        draw : The same, laid out as ``(chains, draws)``.
+
+        Examples
+        --------
+        >>> import preliz as pz
+        >>> from bayescm.priors import from_preliz
+        >>> prior = from_preliz(pz.TruncatedNormal(0.9, 0.05, lower=0, upper=1))
+        >>> prior.sample(0, size=4).shape
+        (4,)
+        """
         shape = size_tuple(size)
         return np.asarray(self.distribution.rvs(shape or None, random_state=as_rng(rng)),
                           dtype=float).reshape(shape)
 
     def draw(self, rng: Any, chains: int, draws: int) -> np.ndarray:
-        """Prior draws arranged as ``(chains, draws)``."""
+        """Prior draws arranged as ``(chains, draws)``.
+
+        Parameters
+        ----------
+        rng : int, numpy.random.Generator or None
+            Seed or generator.
+        chains : int
+            Number of chains.
+        draws : int
+            Draws per chain.
+
+        Returns
+        -------
+        ndarray of float, shape (chains, draws)
+            Independent draws.
+
+        See Also
+        --------
+        sample : Draws of any shape.
+
+        Examples
+        --------
+        >>> import preliz as pz
+        >>> from bayescm.priors import from_preliz
+        >>> prior = from_preliz(pz.TruncatedNormal(0.9, 0.05, lower=0, upper=1))
+        >>> prior.draw(0, chains=2, draws=3).shape
+        (2, 3)
+        """
         return self.sample(rng, (chains, draws))
 
     def for_classes(self, k: int, role: str = "prevalence", parameter: str = "the parameter"
                     ) -> Any:
-        """A distribution of one proportion has no multiclass meaning: a TypeError."""
+        """A distribution of one proportion has no multiclass meaning: a TypeError.
+
+        Parameters
+        ----------
+        k : int
+            Number of classes.
+        role : {"prevalence", "rates"}, default "prevalence"
+            Which multiclass parameter.
+        parameter : str, default "the parameter"
+            Name of the parameter in the message.
+
+        Returns
+        -------
+        object
+            Never returns.
+
+        Raises
+        ------
+        TypeError
+            Always, naming the Dirichlet alternatives.
+
+        See Also
+        --------
+        bayescm.Dirichlet : The prior of a probability vector.
+
+        Examples
+        --------
+        >>> import preliz as pz
+        >>> from bayescm.priors import from_preliz
+        >>> prior = from_preliz(pz.TruncatedNormal(0.9, 0.05, lower=0, upper=1))
+        >>> try:
+        ...     prior.for_classes(3)
+        ... except TypeError:
+        ...     print("one proportion only")
+        one proportion only
+        """
         raise TypeError(f"{self!r} is a prior for one proportion and cannot be the prior of the "
                         f"multiclass {parameter}; use preliz.Dirichlet or bcm.Dirichlet.")
 
     def to_dict(self) -> dict[str, Any]:
-        """Serialise to a JSON-compatible dict (:func:`bayescm.priors.from_dict` rebuilds it)."""
+        """Serialise to a JSON-compatible dict (:func:`bayescm.priors.from_dict` rebuilds it).
+
+        Returns
+        -------
+        dict
+            ``{"dist": "PreliZ", "name": "preliz", "kind": ..., "params": {...}}``.
+
+        See Also
+        --------
+        bayescm.priors.from_dict : Rebuild the prior (needs PreliZ installed).
+
+        Examples
+        --------
+        >>> import preliz as pz
+        >>> from bayescm.priors import from_dict, from_preliz
+        >>> prior = from_preliz(pz.TruncatedNormal(0.9, 0.05, lower=0, upper=1))
+        >>> from_dict(prior.to_dict()) == prior
+        True
+        """
         return {"dist": "PreliZ", "name": "preliz", "kind": self.kind, "params": self.params}
 
     def __repr__(self) -> str:

@@ -30,6 +30,19 @@ class Fixed(PriorSpec):
         Binary: a number strictly between 0 and 1. Multiclass: a vector of positive class
         shares that sums to 1.
 
+    Raises
+    ------
+    TypeError
+        A value that is not a number or a vector of numbers.
+    ValueError
+        A number outside (0, 1), or a vector that is not 1-D, has entries <= 0 or does not sum
+        to 1.
+
+    See Also
+    --------
+    bayescm.with_prevalence : Evaluate a fit at another population's prevalence instead.
+    bayescm.fit : Takes it as ``priors={"prevalence": bcm.Fixed(...)}``.
+
     Examples
     --------
     >>> import bayescm as bcm
@@ -73,6 +86,16 @@ class Fixed(PriorSpec):
     def to_dict(self) -> dict[str, Any]:
         """Serialise to a JSON-compatible dict (:func:`bayescm.priors.from_dict` rebuilds it).
 
+        Returns
+        -------
+        dict
+            ``{"dist": "Fixed", "name": "fixed", "value": ...}`` (a list for a vector).
+
+        See Also
+        --------
+        bayescm.priors.from_dict : Rebuild the prior from this dict.
+        bayescm.priors.prior_to_dict : The same for any prior the package accepts.
+
         Examples
         --------
         >>> import bayescm as bcm
@@ -84,6 +107,22 @@ class Fixed(PriorSpec):
 
     def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
         """The constant ``pm.Data`` ``name``, the value broadcast to the shape of ``dims``.
+
+        Parameters
+        ----------
+        name : str
+            Name of the variable in the model (``"tpr"``, ``"prevalence"``, ``"rates"``, ...).
+        dims : str or tuple of str, optional
+            Dims of the variable; their lengths come from the model's coords.
+
+        Returns
+        -------
+        pytensor.tensor.variable.TensorVariable
+            The constant, registered in the model as data (no prior, no likelihood term).
+
+        See Also
+        --------
+        bayescm.build_model : Builds the whole model from the priors.
 
         Examples
         --------
@@ -101,20 +140,120 @@ class Fixed(PriorSpec):
         return pm.Data(name, value, dims=dims)
 
     def update(self, *counts: Any) -> Fixed:
-        """A fixed value learns nothing from data: the posterior is the same constant."""
+        """A fixed value learns nothing from data: the posterior is the same constant.
+
+        Parameters
+        ----------
+        *counts : array-like
+            Any counts (ignored).
+
+        Returns
+        -------
+        Fixed
+            Itself.
+
+        See Also
+        --------
+        bayescm.Beta.update : A prior that does learn from counts.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> bcm.Fixed(0.3).update(26, 2)
+        Fixed(value=0.3)
+        """
         return self
 
     def sample(self, rng: Any = None, size: Any = None) -> np.ndarray:
-        """The value repeated: shape ``size`` (+ ``(K,)`` for a vector)."""
+        """The value repeated: shape ``size`` (+ ``(K,)`` for a vector).
+
+        Parameters
+        ----------
+        rng : int, numpy.random.Generator or None, optional
+            Unused (a constant has no randomness); accepted like every prior's.
+        size : int or tuple of int, optional
+            Shape of the draws.
+
+        Returns
+        -------
+        ndarray of float
+            The value, of shape ``size`` (+ ``(K,)``).
+
+        See Also
+        --------
+        draw : The same, laid out as ``(chains, draws)``.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> bcm.Fixed(0.3).sample(size=3).tolist()
+        [0.3, 0.3, 0.3]
+        """
         return np.broadcast_to(np.asarray(self.value), size_tuple(size) + self.shape).copy()
 
     def draw(self, rng: Any, chains: int, draws: int) -> np.ndarray:
-        """The value repeated as ``(chains, draws)`` (+ ``(K,)``)."""
+        """The value repeated as ``(chains, draws)`` (+ ``(K,)``).
+
+        Parameters
+        ----------
+        rng : int, numpy.random.Generator or None
+            Unused; accepted like every prior's.
+        chains : int
+            Number of chains.
+        draws : int
+            Draws per chain.
+
+        Returns
+        -------
+        ndarray of float, shape (chains, draws) or (chains, draws, K)
+            The value repeated.
+
+        See Also
+        --------
+        sample : Draws of any shape.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> bcm.Fixed([0.2, 0.8]).draw(0, chains=2, draws=5).shape
+        (2, 5, 2)
+        """
         return self.sample(rng, (chains, draws))
 
     def for_classes(self, k: int, role: str = "prevalence", parameter: str = "the parameter"
                     ) -> Fixed:
-        """Itself for the prevalence; the rates cannot be fixed (a ValueError)."""
+        """Itself for the prevalence; the rates cannot be fixed (a ValueError).
+
+        Parameters
+        ----------
+        k : int
+            Number of classes (unused: the value was checked when made).
+        role : {"prevalence", "rates"}, default "prevalence"
+            Which multiclass parameter the prior is asked to be.
+        parameter : str, default "the parameter"
+            Name of the parameter in messages.
+
+        Returns
+        -------
+        Fixed
+            Itself.
+
+        Raises
+        ------
+        ValueError
+            ``role`` other than ``"prevalence"``.
+
+        See Also
+        --------
+        bayescm.Dirichlet : The prior for the rates (a large concentration for a near-certain
+            value).
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> bcm.Fixed([0.2, 0.3, 0.5]).for_classes(3)
+        Fixed(value=(0.2, 0.3, 0.5))
+        """
         if role != "prevalence":
             raise ValueError("Only the prevalence can be fixed, not the rates; give the rates a "
                              "Dirichlet prior (a large concentration for a near-certain value).")

@@ -26,6 +26,25 @@ def preset_row(prior: Any, k: int, row: int) -> np.ndarray | None:
     ``weak``: ``2 / K`` on the correct class, ``2 / K`` spread over the wrong ones;
     ``laplace``: 1 and 1; ``jeffreys``: 1/2 and 1/2 (a Beta on each row's correct rate).
 
+    Parameters
+    ----------
+    prior : object
+        A prior; only the row-wise presets (``weak``, ``laplace``, ``jeffreys``) have rows.
+    k : int
+        Number of classes.
+    row : int
+        The true class whose row is wanted (its correct class is entry ``row``).
+
+    Returns
+    -------
+    ndarray of float, shape (k,) or None
+        The concentration of that row, or None for a prior that is not a row-wise preset.
+
+    See Also
+    --------
+    resolve_multiclass_priors : Builds the rates prior from such rows.
+    bayescm.Weak : The multiclass default and its rows.
+
     Examples
     --------
     >>> import bayescm as bcm
@@ -114,6 +133,18 @@ def resolve_multiclass_priors(labels: Sequence[str], prior: Any = None,
     -------
     dict
         ``{"prevalence": ..., "rates": ...}``.
+
+    Raises
+    ------
+    ValueError
+        A :class:`~bayescm.Fixed` prior for the rates, or a fixed prevalence whose length is not
+        the number of classes.
+
+    See Also
+    --------
+    resolve_prior : Turns one prior argument into a prior object.
+    preset_row : A preset's row of the rates.
+    bayescm.fit : Resolves its priors this way.
 
     Examples
     --------

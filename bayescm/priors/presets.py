@@ -47,13 +47,59 @@ class _Preset(Beta):
         return 2.0 / k if self._cell is None else self._cell
 
     def row_mass(self, k: int) -> float | None:
-        """Mass on each rates row's correct class (also spread over the wrong ones), or None."""
+        """Mass on each rates row's correct class (also spread over the wrong ones), or None.
+
+        Parameters
+        ----------
+        k : int
+            Number of classes.
+
+        Returns
+        -------
+        float or None
+            The concentration on the correct class of each row of the rates, which is also
+            the total spread evenly over the row's wrong classes; None for a preset that puts
+            one concentration on every cell (``"flat"``, ``"haldane"``).
+
+        See Also
+        --------
+        concentration : The whole concentration vector or matrix.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> bcm.Laplace().row_mass(3), bcm.Weak().row_mass(4), bcm.Flat().row_mass(3)
+        (1.0, 0.5, None)
+        """
         if self._row == "none":
             return None
         return 2.0 / k if self._row == "2/K" else float(self._row)
 
     def concentration(self, k: int, role: str = "prevalence") -> np.ndarray:
         """The multiclass concentration: a K-vector (``"prevalence"``) or K x K (``"rates"``).
+
+        Parameters
+        ----------
+        k : int
+            Number of classes.
+        role : {"prevalence", "rates"}, default "prevalence"
+            Which parameter: the class prevalence (a vector) or the rates (a row per true
+            class).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(k,)`` for the prevalence, ``(k, k)`` for the rates.
+
+        Raises
+        ------
+        ValueError
+            An unknown ``role``.
+
+        See Also
+        --------
+        for_classes : The prior object of K classes built from this concentration.
+        row_mass : The mass on each row's correct class.
 
         Examples
         --------
@@ -76,6 +122,24 @@ class _Preset(Beta):
     def for_classes(self, k: int, role: str = "prevalence", parameter: str = "the parameter"
                     ) -> Any:
         """The multiclass prior: a PresetDirichlet, or a RatesByClass for a row preset's rates.
+
+        Parameters
+        ----------
+        k : int
+            Number of classes.
+        role : {"prevalence", "rates"}, default "prevalence"
+            Which parameter the prior is for.
+        parameter : str, default "the parameter"
+            The parameter's name, for messages.
+
+        Returns
+        -------
+        PresetDirichlet or RatesByClass
+            The Dirichlet prior of K classes that this preset stands for.
+
+        See Also
+        --------
+        concentration : Its concentration as an array.
 
         Examples
         --------
@@ -102,6 +166,12 @@ class Laplace(_Preset):
     alpha, beta : float, default 1
         The Beta's parameters, fixed by the preset; set them through :class:`Beta` for any
         other value.
+
+    See Also
+    --------
+    Jeffreys, Haldane : The other objective presets.
+    Weak : The multiclass default.
+    bayescm.prior_sensitivity : How much the choice of preset matters for your data.
 
     Examples
     --------
@@ -135,6 +205,11 @@ class Jeffreys(_Preset):
     alpha, beta : float, default 1/2
         The Beta's parameters, fixed by the preset; set them through :class:`Beta` for any
         other value.
+
+    See Also
+    --------
+    Laplace, Haldane : The other objective presets.
+    bayescm.prior_sensitivity : How much the choice of preset matters for your data.
 
     Examples
     --------
@@ -171,6 +246,11 @@ class Haldane(_Preset):
         The Beta's parameters, fixed by the preset; set them through :class:`Beta` for any
         other value.
 
+    See Also
+    --------
+    Laplace, Jeffreys : Proper objective presets.
+    bayescm.prior_sensitivity : How much the choice of preset matters for your data.
+
     Examples
     --------
     >>> import bayescm as bcm
@@ -192,6 +272,25 @@ class Haldane(_Preset):
 
     def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
         """A flat prior on the log-odds ``{name}_logodds`` and ``name`` its inverse logit.
+
+        A flat density on the log-odds is the improper Beta(0, 0) on the proportion; PyMC has no
+        Beta(0, 0), so the variable is written this way.
+
+        Parameters
+        ----------
+        name : str
+            Name of the variable in the model (``"tpr"``, ``"prevalence"``, ``"rates"``, ...).
+        dims : str or tuple of str, optional
+            Dims of the variable; their lengths come from the model's coords.
+
+        Returns
+        -------
+        pytensor.tensor.variable.TensorVariable
+            The proportion, a deterministic of the log-odds.
+
+        See Also
+        --------
+        bayescm.Beta.create_variable : The proper Betas' variable.
 
         Examples
         --------
@@ -226,6 +325,12 @@ class Weak(_Preset):
         The Beta's parameters, fixed by the preset; set them through :class:`Beta` for any
         other value.
 
+    See Also
+    --------
+    Flat : A flat Dirichlet(1) on every cell instead.
+    Laplace : The same prior for a binary matrix.
+    bayescm.priors_from_matrix : An informative prior from an earlier study.
+
     Examples
     --------
     >>> import bayescm as bcm
@@ -258,6 +363,11 @@ class Flat(_Preset):
     alpha, beta : float, default 1
         The Beta's parameters, fixed by the preset; set them through :class:`Beta` for any
         other value.
+
+    See Also
+    --------
+    Weak : The default, whose strength does not grow with K.
+    Dirichlet : Any concentration.
 
     Examples
     --------

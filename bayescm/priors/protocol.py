@@ -36,6 +36,11 @@ __all__ = ["PriorFactory", "PriorSpec", "is_conjugate"]
 class PriorFactory(Protocol):
     """Anything that can create a PyMC random variable inside a model context.
 
+    See Also
+    --------
+    bayescm.priors.PriorSpec : The richer interface of bayescm's own priors.
+    bayescm.fit : Samples a factory that is not conjugate with NUTS.
+
     Examples
     --------
     >>> import bayescm as bcm
@@ -45,7 +50,30 @@ class PriorFactory(Protocol):
     """
 
     def create_variable(self, name: str) -> Any:  # pragma: no cover - protocol
-        """Create the variable ``name`` in the current ``pm.Model``."""
+        """Create the variable ``name`` in the current ``pm.Model``.
+
+        Parameters
+        ----------
+        name : str
+            Name of the variable.
+
+        Returns
+        -------
+        object
+            The PyMC variable.
+
+        See Also
+        --------
+        bayescm.priors.PriorSpec.create_variable : Bayescm's own priors, with ``dims``.
+
+        Examples
+        --------
+        >>> import pymc as pm, bayescm as bcm
+        >>> with pm.Model() as model:
+        ...     _ = bcm.Beta(2, 3).create_variable("tpr")
+        >>> list(model.named_vars)
+        ['tpr']
+        """
 
 
 class PriorSpec:
@@ -53,6 +81,11 @@ class PriorSpec:
 
     Subclasses set ``family`` and implement ``create_variable``, ``to_dict`` and the draws;
     the defaults here say "not a constant, proper, conjugate".
+
+    See Also
+    --------
+    bayescm.priors.PriorFactory : The minimal interface (any object with ``create_variable``).
+    bayescm.priors.register_prior_form : Teach :func:`~bayescm.priors.from_dict` a new prior.
 
     Examples
     --------
@@ -81,16 +114,98 @@ class PriorSpec:
         return True
 
     def create_variable(self, name: str, dims: Any = None) -> TensorVariable:  # pragma: no cover
-        """Create the PyMC variable ``name`` (with ``dims``) in the current ``pm.Model``."""
+        """Create the PyMC variable ``name`` (with ``dims``) in the current ``pm.Model``.
+
+        Parameters
+        ----------
+        name : str
+            Name of the variable in the model (``"tpr"``, ``"prevalence"``, ``"rates"``, ...).
+        dims : str or tuple of str, optional
+            Dims of the variable; their lengths come from the model's coords.
+
+        Returns
+        -------
+        pytensor.tensor.variable.TensorVariable
+            The variable, registered in the model.
+
+        Raises
+        ------
+        NotImplementedError
+            Here, on the base class; every subclass implements it.
+
+        See Also
+        --------
+        bayescm.build_model : Calls it for each parameter.
+
+        Examples
+        --------
+        >>> import pymc as pm, bayescm as bcm
+        >>> with pm.Model() as model:
+        ...     _ = bcm.Jeffreys().create_variable("tnr")
+        >>> list(model.named_vars)
+        ['tnr']
+        """
         raise NotImplementedError
 
     def to_dict(self) -> dict[str, Any]:  # pragma: no cover
-        """A JSON-compatible description that :func:`bayescm.priors.from_dict` rebuilds."""
+        """A JSON-compatible description that :func:`bayescm.priors.from_dict` rebuilds.
+
+        Returns
+        -------
+        dict
+            At least ``"dist"`` (the form) and ``"name"``.
+
+        Raises
+        ------
+        NotImplementedError
+            Here, on the base class; every subclass implements it.
+
+        See Also
+        --------
+        bayescm.priors.from_dict : The inverse.
+        bayescm.priors.register_prior_form : How a new form is registered.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> bcm.Laplace().to_dict()
+        {'dist': 'Beta', 'name': 'laplace', 'alpha': 1.0, 'beta': 1.0}
+        """
         raise NotImplementedError
 
     def for_classes(self, k: int, role: str = "prevalence", parameter: str = "the parameter"
                     ) -> Any:
-        """The prior as a prior of the multiclass ``prevalence`` (K-vector) or ``rates``."""
+        """The prior as a prior of the multiclass ``prevalence`` (K-vector) or ``rates``.
+
+        Parameters
+        ----------
+        k : int
+            Number of classes.
+        role : {"prevalence", "rates"}, default "prevalence"
+            Which multiclass parameter.
+        parameter : str, default "the parameter"
+            Name of the parameter in messages.
+
+        Returns
+        -------
+        object
+            The multiclass prior; the base class has none and raises.
+
+        Raises
+        ------
+        TypeError
+            Here, on the base class: a prior without a multiclass meaning.
+
+        See Also
+        --------
+        bayescm.priors.resolve_multiclass_priors : Calls it for each multiclass parameter.
+
+        Examples
+        --------
+        >>> import bayescm as bcm
+        >>> bcm.Weak().for_classes(3)
+        Dirichlet(0.666667) [weak]
+        """
         raise TypeError(f"{self!r} cannot be the prior of the multiclass {parameter}.")
 
     def _check_sampleable(self) -> None:
@@ -102,6 +217,22 @@ class PriorSpec:
 
 def is_conjugate(prior: Any) -> bool:
     """Whether the exact (closed-form) sampler can handle ``prior``.
+
+    Parameters
+    ----------
+    prior : object
+        Any prior object.
+
+    Returns
+    -------
+    bool
+        True for the Beta, Dirichlet and Fixed priors, which the closed-form posterior handles;
+        False for PreliZ distributions on [0, 1] and other factories, which need NUTS.
+
+    See Also
+    --------
+    bayescm.fit : ``method="auto"`` takes the exact path when every prior is conjugate.
+    PriorSpec : The interface that declares it.
 
     Examples
     --------

@@ -24,6 +24,25 @@ def resolve_prior(prior: Any, parameter: str) -> Any:
     parameter : str
         The parameter it is for, used in error messages.
 
+    Returns
+    -------
+    object
+        The prior object: a preset, a bayescm prior as given, a converted PreliZ distribution,
+        or the factory itself.
+
+    Raises
+    ------
+    ValueError
+        An unknown preset name (the message lists the names).
+    TypeError
+        An object that is not a prior.
+
+    See Also
+    --------
+    from_preliz : How PreliZ distributions are converted.
+    resolve_multiclass_priors : The same for the multiclass model's priors.
+    bayescm.fit : Where the prior arguments come from.
+
     Examples
     --------
     >>> from bayescm.priors import resolve_prior

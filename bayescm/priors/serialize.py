@@ -24,7 +24,22 @@ __all__ = ["PRIOR_FORMS", "PriorFormError", "from_dict", "prior_to_dict", "regis
 
 
 class PriorFormError(ValueError):
-    """No registered prior form matches a dict (the message lists the keys and the forms)."""
+    """No registered prior form matches a dict (the message lists the keys and the forms).
+
+    See Also
+    --------
+    from_dict : Raises it.
+    register_prior_form : Adds a form so that a dict is recognised.
+
+    Examples
+    --------
+    >>> from bayescm.priors import PriorFormError, from_dict
+    >>> try:
+    ...     from_dict({"dist": "Gamma", "shape": 2})
+    ... except PriorFormError as err:
+    ...     print(isinstance(err, ValueError))
+    True
+    """
 
 
 @dataclass(frozen=True)
@@ -86,6 +101,11 @@ def register_prior_form(label: str, matches: Callable[[Mapping[str, Any]], bool]
     build : callable
         ``build(data, context) -> prior``; ``context.need(...)`` and ``context.number(...)``
         check keys and numbers with messages that name the parameter.
+
+    See Also
+    --------
+    from_dict : Uses the registered forms.
+    prior_to_dict : The other direction.
 
     Examples
     --------
@@ -275,6 +295,14 @@ def from_dict(data: Mapping[str, Any] | str, *, parameter: str | None = None) ->
     PriorFormError
         When no form matches (the message lists the keys seen and the forms known). Other
         ValueErrors and TypeErrors name a missing key, an unknown key or a bad value.
+    TypeError
+        Data that is not a mapping, or a ``dist`` that is not a string.
+
+    See Also
+    --------
+    prior_to_dict : The other direction.
+    register_prior_form : Adds a form it can read.
+    bayescm.refit : Rebuilds a saved result's priors this way.
 
     Examples
     --------
@@ -315,6 +343,21 @@ def prior_to_dict(prior: Any) -> dict[str, Any]:
 
     A factory without a usable ``to_dict`` is stored as ``{"dist": <type>, "name": "custom",
     "repr": ...}``, a description that :func:`from_dict` refuses to rebuild (saying so).
+
+    Parameters
+    ----------
+    prior : object
+        Any prior object.
+
+    Returns
+    -------
+    dict
+        The prior's own ``to_dict()``, or a ``"custom"`` description.
+
+    See Also
+    --------
+    from_dict : Rebuilds the prior.
+    register_prior_form : Lets a third-party prior round-trip.
 
     Examples
     --------
