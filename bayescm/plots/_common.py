@@ -20,7 +20,7 @@ from bayescm.core import container as box
 from bayescm.core.config import rcParams
 from bayescm.core.stats import hdi, hdi_prob_for
 from bayescm.metrics import SCALES, MetricInfo, metric_info
-from bayescm.plots._style import readable
+from bayescm.plots._style import power_of_ten, readable
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -277,10 +277,31 @@ def _log_label(value: float, axis: Any) -> str:
     power = int(np.floor(np.log10(value) + 1e-9))
     lead = round(value / 10.0**power, 6)
     if lead == 1 and not -3 < power < 4:  # a power of ten, compact: 10⁴, 10⁻⁵
-        return "10" + str(power).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+        return power_of_ten(power)
     if lead == 1 or (decades <= 2.5 and lead in (2, 5)) or (decades <= 1 and lead in (3,)):
         return readable(value, 1)
     return ""
+
+
+def log_axis_labels(axis: Any) -> None:
+    """Label a log axis in plain numbers: ``0.1, 1, 20, 1,000`` (``10⁴`` far out).
+
+    Every decade is labelled, and 2 and 5 (and 3) between them when the axis spans only a
+    few, so the labels never crowd.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from bayescm.plots._common import log_axis_labels
+    >>> fig, ax = plt.subplots()
+    >>> ax.set_xscale("log"); _ = ax.set_xlim(8, 1000); log_axis_labels(ax.xaxis)
+    >>> label = ax.xaxis.get_major_formatter()
+    >>> [label(v) for v in (20, 30, 1000, 1e4)]
+    ['20', '', '1,000', '10⁴']
+    >>> plt.close(fig)
+    """
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: _log_label(v, axis)))
+    axis.set_minor_formatter(ticker.FuncFormatter(lambda v, _: _log_label(v, axis)))
 
 
 def percent_axis(axis: Any, info: MetricInfo, points: bool = False) -> None:
@@ -290,8 +311,7 @@ def percent_axis(axis: Any, info: MetricInfo, points: bool = False) -> None:
     between the decades when it spans only a few.
     """
     if info.log:
-        axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: _log_label(v, axis)))
-        axis.set_minor_formatter(ticker.FuncFormatter(lambda v, _: _log_label(v, axis)))
+        log_axis_labels(axis)
         return
     if percent(info):
         # steps of 1, 2 or 5 (never 2.5): short labels that do not crowd a narrow panel
@@ -336,9 +356,9 @@ def reference_label(info: MetricInfo) -> str:
     at = info.reference
     if at is None:
         return ""
-    if info.name.endswith(("_diff", "_gap")):
-        return f"no difference ({at:g})"
-    return f"no information ({at:g})" if info.log else f"no skill ({at:g})"
+    if info.log:
+        return f"no information ({at:g})"
+    return f"no skill ({at:g})" if chance_corrected(info) else f"no difference ({at:g})"
 
 
 def unit_suffix(info: MetricInfo, points: bool = False) -> str:

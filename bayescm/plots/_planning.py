@@ -6,13 +6,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from matplotlib import ticker
 
 from bayescm.analyses.samplesize import SampleSizePlan, mu_bound
 from bayescm.core.config import rcParams
 from bayescm.core.stats import hdi_prob_for
 from bayescm.core.validate import keyword_checked
-from bayescm.plots._common import new_axes
+from bayescm.plots._common import log_axis_labels, new_axes
 from bayescm.plots._style import GREY, MIN_FONT, VERMILION, palette_color
 
 if TYPE_CHECKING:
@@ -118,13 +117,8 @@ def plot_sample_size(result: Any, ax: Axes | None = None, plan: SampleSizePlan |
                 label=f"N = {plan.n:,}")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    # plain numbers (20, not 2 x 10^1); between the powers of ten only 2, 3 and 5 are labelled
-    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1
-                                                      else f"{v:g}"))
-    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.yaxis.set_minor_formatter(ticker.FuncFormatter(
-        lambda v, _: f"{v:g}" if v > 0 and round(v / 10 ** np.floor(np.log10(v))) in (2, 3, 5)
-        else ""))
+    log_axis_labels(ax.xaxis)  # plain numbers (20, 1,000), as every log axis of the plots
+    log_axis_labels(ax.yaxis)
     ax.set_xlabel("test-set size N")
     ax.set_ylabel("metric uncertainty MU" + (" (percentage points)" if pp else ""))
     prob = hdi_prob_for(plan.hdi_prob if plan is not None else None)

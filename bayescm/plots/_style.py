@@ -13,7 +13,7 @@ import math
 
 from bayescm.core.config import rcParams
 
-__all__ = ["BLUE", "GREEN", "GREY", "MIN_FONT", "OKABE_ITO", "ORANGE", "VERMILION",
+__all__ = ["BLUE", "GREEN", "GREY", "MIN_FONT", "OKABE_ITO", "ORANGE", "VERMILION", "power_of_ten",
            "format_probability", "palette_color", "probability_is", "readable"]
 
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
@@ -47,6 +47,21 @@ def palette_color(i: int) -> str:
     return OKABE_ITO[LINE_ORDER[i % len(LINE_ORDER)]]
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def power_of_ten(power: int) -> str:
+    """``10`` to an integer power, written with superscripts: ``'10⁴'``, ``'10⁻⁵'``.
+
+    Examples
+    --------
+    >>> from bayescm.plots._style import power_of_ten
+    >>> power_of_ten(4), power_of_ten(-5)
+    ('10⁴', '10⁻⁵')
+    """
+    return "10" + str(power).translate(_SUPERSCRIPT)
+
+
 def readable(value: float, digits: int = 2) -> str:
     """A positive number with ``digits`` significant digits and no exponent where avoidable.
 
@@ -68,8 +83,7 @@ def readable(value: float, digits: int = 2) -> str:
         power += 1
     if not -4 <= power < 6:
         mantissa = rounded / 10**power
-        sup = str(power).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
-        return f"{sign}{mantissa:.{digits - 1}f}×10{sup}"
+        return f"{sign}{mantissa:.{digits - 1}f}×{power_of_ten(power)}"
     decimals = max(0, digits - 1 - power)
     return f"{sign}{rounded:,.{decimals}f}"
 
