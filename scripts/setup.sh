@@ -10,23 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 extra="${1:-}"
 
-version_ok() { "$1" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; }
-
-find_python() {
-    local c
-    for c in "${BAYESCM_PYTHON:-}" python3.12 python3.13 python3; do
-        [ -n "$c" ] || continue
-        if command -v "$c" >/dev/null 2>&1 && version_ok "$(command -v "$c")"; then
-            command -v "$c"; return 0
-        fi
-    done
-    local root
-    root="$(pyenv root 2>/dev/null || echo "${PYENV_ROOT:-$HOME/.pyenv}")"
-    for c in $(ls -d "$root"/versions/3.1[2-9]*/bin/python 2>/dev/null | sort -V); do
-        if version_ok "$c"; then echo "$c"; return 0; fi
-    done
-    return 1
-}
+source scripts/find_python.sh
 
 if [ -x .venv/bin/python ] && version_ok .venv/bin/python; then
     py=.venv/bin/python
@@ -44,8 +28,10 @@ MSG
     "$base" -m venv .venv
     py=.venv/bin/python
 fi
+# Every install takes the versions pinned in constraints.txt (refreshed on purpose with
+# scripts/lock_dependencies.sh), so a new release upstream cannot change what CI tests.
 quiet_pip() {  # pip's notes about unused local index folders are noise here
-    "$py" -m pip install --quiet "$@" 2> >(grep -v '^WARNING: Location' >&2)
+    "$py" -m pip install --quiet -c constraints.txt "$@" 2> >(grep -v '^WARNING: Location' >&2)
 }
 # The app's browser test drives Debian's chromium through Playwright (Playwright's own browser
 # downloads are not reachable here): install the package when /usr/bin/chromium is missing.

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 SETUP = Path(__file__).resolve().parents[1] / "scripts" / "setup.sh"
+FIND = SETUP.with_name("find_python.sh")
 
 
 def _old_system_python() -> bool:
@@ -25,6 +26,7 @@ def _old_system_python() -> bool:
 def test_no_suitable_python_is_a_clear_error(tmp_path):
     (tmp_path / "scripts").mkdir()
     shutil.copy(SETUP, tmp_path / "scripts" / "setup.sh")
+    shutil.copy(FIND, tmp_path / "scripts" / "find_python.sh")
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYENV_ROOT": str(tmp_path / "none")}
     done = subprocess.run(["bash", "scripts/setup.sh"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, check=False)
@@ -36,10 +38,7 @@ def test_no_suitable_python_is_a_clear_error(tmp_path):
 
 def test_finds_an_interpreter_named_by_the_user(tmp_path):
     """BAYESCM_PYTHON is tried first (here: the interpreter running the tests)."""
-    script = SETUP.read_text()
-    start = script.index("version_ok()")
-    end = script.index("if [ -x .venv/bin/python ]")
-    probe = script[start:end] + 'find_python\n'
+    probe = FIND.read_text() + "find_python\n"
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYENV_ROOT": str(tmp_path / "none"),
            "BAYESCM_PYTHON": sys.executable}
     done = subprocess.run(["bash", "-c", probe], env=env, capture_output=True, text=True,
