@@ -181,7 +181,7 @@ def bootstrap(
     if not isinstance(paired, (bool, np.bool_)):
         raise TypeError(f"paired must be True or False, got {paired!r}.")
     preds = [pred_a] if pred_b is None else [pred_a, pred_b]
-    classes, t, codes = encode_labels(y_true, preds, labels, positive)
+    classes, positive, t, codes = encode_labels(y_true, preds, labels, positive)
     k = len(classes)
     check_memory(3.0 * n_boot * (2 + k**3), "This bootstrap", ["fewer replicates (n_boot=)"])
     kind, catalogue = _kind_and_catalogue(k, positive)

@@ -8,9 +8,11 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from bayescm.analyses.undefined import summarise_defined
 from bayescm.core import container as box
+from bayescm.core.errors import UndefinedDrawsWarning
 from bayescm.core.stats import hdi_prob_for, hdi_rows, moments_rhat_ess_rows, rowdot
-from bayescm.core.validate import keyword_checked
+from bayescm.core.validate import keyword_checked, warn_user
 from bayescm.core.workspace import workspace
 from bayescm.metrics import alias_table, canonical_name
 from bayescm.models import registry
@@ -183,6 +185,10 @@ def summary(
     if blocks:
         values.update(_from_draws(blocks, prob, stats, diagnostics and from_rows,
                                   ds.sizes.get("chain", 1)))
+        if "mean" in values:  # rows with undefined draws: summarised over the defined ones
+            values = summarise_defined(blocks, values, prob, stats)
+            if "undefined" in values:
+                columns.append("undefined")
     if stats:
         values["observed"] = np.concatenate(obs_vals)
     if diagnostics and not from_rows:
@@ -279,7 +285,9 @@ def probability(
     -------
     float or xarray.DataArray
         A number for a scalar variable, else an array over the remaining dims (e.g.
-        ``classifier``).
+        ``classifier``). When some draws of ``var`` are undefined (NaN, e.g. a PPV of 0/0),
+        the probability is over the defined draws only (NaN where none is), and an
+        :class:`~bayescm.core.errors.UndefinedDrawsWarning` says what share was left out.
 
     Raises
     ------
@@ -318,10 +326,35 @@ def probability(
     if upper is not None:
         inside = inside & (da < upper)
     dims = [d for d in box.SAMPLE_DIMS if d in da.dims]
-    result = inside.mean(dims)
-    result.attrs = {"long_name": f"P({lower if lower is not None else '-inf'} < {name} < "
-                                 f"{upper if upper is not None else 'inf'})"}
+    undefined = da.isnull()
+    what = (f"P({lower if lower is not None else '-inf'} < {name} < "
+            f"{upper if upper is not None else 'inf'})")
+    if bool(undefined.any()):  # over the defined draws only, and said so
+        defined = (~undefined).sum(dims)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            result = inside.sum(dims) / defined.where(defined > 0)
+        share = undefined.mean(dims)
+        worst = float(share.max())
+        warn_user(f"{name} is undefined (NaN) in {_share(worst)} of the draws"
+                  f"{' (in the worst row)' if share.ndim else ''}; {what} is over the "
+                  "defined draws only (NaN where none is defined), not counting undefined "
+                  "draws as outside the range.", UndefinedDrawsWarning)
+        result.attrs = {"long_name": f"{what}, over defined draws",
+                        "undefined_share": worst}
+    else:
+        result = inside.mean(dims)
+        result.attrs = {"long_name": what}
     return float(result) if result.ndim == 0 else result
+
+
+def _share(value: float) -> str:
+    """A share of draws as a percentage that never reads 0 % or 100 % when it is not."""
+    pct = 100.0 * value
+    if 0 < pct < 0.01:
+        return "<0.01 %"
+    if 99.99 < pct < 100:
+        return ">99.99 %"
+    return f"{pct:.2f} %"
 
 
 @keyword_checked
@@ -366,6 +399,11 @@ def informedness(idata: xr.DataTree, rope: float = 0.0, var: str | None = None) 
     --------
     probability : The same kind of question for any variable and range.
     summary : The posterior of BM with its HDI.
+
+    Notes
+    -----
+    Draws in which the variable is undefined (NaN) are left out of all three shares, which
+    therefore still sum to 1; an :class:`~bayescm.core.errors.UndefinedDrawsWarning` says so.
     prob_superior : Whether one classifier beats another, rather than chance.
 
     Examples
@@ -385,9 +423,15 @@ def informedness(idata: xr.DataTree, rope: float = 0.0, var: str | None = None) 
     (name,) = resolve_var_names(idata, [var])
     da = box.get_group(idata, "posterior")[name]
     dims = [d for d in box.SAMPLE_DIMS if d in da.dims]
-    informative = (da > rope).mean(dims)
-    deceptive = (da < -rope).mean(dims)
-    uninformative = (abs(da) <= rope).mean(dims)  # the rest of a partition: sums to 1
+    defined = da.notnull().sum(dims)
+    if bool((defined < da.notnull().count(dims)).any()):
+        warn_user(f"{name} is undefined (NaN) in some draws; the chances are over the defined "
+                  "draws only (NaN where none is defined).", UndefinedDrawsWarning)
+    per = defined.where(defined > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        informative = (da > rope).sum(dims) / per
+        deceptive = (da < -rope).sum(dims) / per
+        uninformative = (abs(da) <= rope).sum(dims) / per  # the rest: the three sum to 1
     frame = xr.Dataset({"informative": informative, "uninformative": uninformative,
                         "deceptive": deceptive})
     if frame["informative"].ndim == 0:

@@ -153,7 +153,7 @@ def compare_paired(
     >>> table.loc["acc", "p_a_better"] == table.loc["err", "p_a_better"]
     np.True_
     """
-    classes, t, (a, b) = encode_labels(y_true, [pred_a, pred_b], labels, positive)
+    classes, positive, t, (a, b) = encode_labels(y_true, [pred_a, pred_b], labels, positive)
     return joint_tree(classes, t, a, b, positive=positive, ordered=bool(ordered),
                       metrics=metrics, prior=prior, draws=draws, chains=chains,
                       random_seed=random_seed, hdi_prob=hdi_prob, names=names, rope=rope)

@@ -13,7 +13,8 @@ from bayescm.core.counts import (
     _validate_counts,
     _validate_labels,
 )
-from bayescm.core.validate import check_count_array, keyword_checked, warn_user
+from bayescm.core.itemwise import align_items, default_positive
+from bayescm.core.validate import check_count_array, check_names, keyword_checked, warn_user
 
 __all__ = ["ConfusionMatrix", "EmptyMatrixWarning"]
 
@@ -197,6 +198,9 @@ class ConfusionMatrix:
             if isinstance(value, (str, bytes)) or np.ndim(value) != 0:
                 raise TypeError(f"{name} must be a single count, got {value!r}.")
             cells[name] = int(check_count_array(np.array([value], dtype=object), name)[0])
+        if isinstance(labels, (str, bytes)):
+            raise TypeError(f"labels must be a pair of class names such as ('yes', 'no'), got "
+                            f"the string {labels!r}.")
         pair = tuple(labels)
         if len(pair) != 2:
             raise ValueError(f"A binary matrix needs 2 labels, got {len(pair)}.")
@@ -223,7 +227,9 @@ class ConfusionMatrix:
             The classes and their order. Default: the sorted union of both inputs (with
             ``positive`` moved first). Classes listed here that never occur get empty rows.
         positive : hashable, optional
-            The positive class for a binary analysis.
+            The positive class for a binary analysis. When the two classes are ``0``/``1``
+            or ``False``/``True`` it defaults to 1 / True (scikit-learn's ``pos_label``);
+            other labels without it give a two-class (multiclass) matrix.
         ordered : bool, default False
             Whether the classes are ordered (then ``labels`` should give the order).
 
@@ -239,13 +245,19 @@ class ConfusionMatrix:
         bayescm.Scores : Keep the scores, not only the decisions, for ROC and PR curves.
         bayescm.fit : The posterior of every metric of the matrix.
 
+        Notes
+        -----
+        pandas Series are paired by their index (differing index sets are an error); plain
+        sequences by position (:mod:`bayescm.core.itemwise`).
+
         Examples
         --------
         >>> import bayescm as bcm
-        >>> cm = bcm.ConfusionMatrix.from_predictions([1, 1, 0, 0], [1, 0, 0, 0], positive=1)
-        >>> cm.cells
-        {'tp': 1, 'fn': 1, 'fp': 0, 'tn': 2}
+        >>> cm = bcm.ConfusionMatrix.from_predictions([1, 1, 0, 0], [1, 0, 0, 0])
+        >>> cm.positive, cm.cells
+        (1, {'tp': 1, 'fn': 1, 'fp': 0, 'tn': 2})
         """
+        y_true, y_pred = align_items({"y_true": y_true, "y_pred": y_pred}).values()
         t = _as_label_array(y_true, "y_true")
         p = _as_label_array(y_pred, "y_pred")
         if t.shape != p.shape:
@@ -268,6 +280,8 @@ class ConfusionMatrix:
             raise ValueError(
                 f"Only one class ({labels}) occurs; pass labels=[...] naming all classes."
             )
+        if positive is None:
+            positive = default_positive(labels)  # 0/1 and False/True: 1 / True, binary
         ti = np.fromiter((index[v] for v in t.tolist()), dtype=np.int64, count=t.size)
         pi = np.fromiter((index[v] for v in p.tolist()), dtype=np.int64, count=p.size)
         counts = np.bincount(ti * k + pi, minlength=k * k).reshape(k, k)
@@ -368,9 +382,7 @@ def as_batch(data: Any) -> tuple[list[str] | None, list[ConfusionMatrix]]:
         if not data:
             raise ValueError("data is an empty mapping of classifiers; give at least one "
                              "{name: ConfusionMatrix}.")
-        names = [str(k) for k in data]
-        if len(set(names)) != len(names):
-            raise ValueError("data: classifier names must be unique as strings.")
+        names = check_names(data, "data: classifier names")
         mats = list(data.values())
         for name, cm in zip(names, mats, strict=True):
             if not isinstance(cm, ConfusionMatrix):

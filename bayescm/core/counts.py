@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.validate import INT64_MAX, check_count_array, keyword_checked
+from bayescm.core.itemwise import align_items, default_positive, two_dim_hint
+from bayescm.core.validate import INT64_MAX, check_count_array, check_names, keyword_checked
 
 
 def _validate_counts(counts: Any) -> np.ndarray:
@@ -111,10 +112,10 @@ def _validate_labels(labels: Sequence[Hashable] | None, k: int) -> tuple[Hashabl
             raise TypeError(f"Class labels must be hashable and not None, got {label!r}.")
         if isinstance(label, float) and np.isnan(label):
             raise ValueError("A class label is NaN; labels must be distinct, comparable values.")
-    names = [str(label) for label in labels]
-    if len(set(labels)) != k or len(set(names)) != k:
-        dupes = sorted({n for n in names if names.count(n) > 1})
+    if len(set(labels)) != k:
+        dupes = sorted({str(n) for n in labels if labels.count(n) > 1})
         raise ValueError(f"Class labels must be unique; duplicated: {dupes}.")
+    check_names(labels, "Class labels")
     return labels
 
 
@@ -128,9 +129,14 @@ def _as_label_array(values: Iterable[Hashable], name: str) -> np.ndarray:
         values = np.ma.getdata(values)
     if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):  # pandas
         values = values.to_numpy(dtype=object)
-    arr = np.asarray(list(values) if not hasattr(values, "__len__") else values, dtype=object)
+    if not hasattr(values, "__len__"):
+        if not isinstance(values, Iterable):
+            raise TypeError(f"{name} must be a sequence of labels, got {type(values).__name__}.")
+        values = list(values)  # a generator or another one-pass iterable
+    arr = np.asarray(values, dtype=object)
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}.")
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}."
+                         + two_dim_hint(arr.shape))
     for v in arr:
         if v is None or v is getattr(np.ma, "masked", None) or (
                 isinstance(v, (float, np.floating)) and np.isnan(v)) or _is_pandas_missing(v):
@@ -149,22 +155,29 @@ def encode_labels(
     labels: Sequence[Hashable] | None = None,
     positive: Hashable | None = None,
     pred_names: Sequence[str] = ("pred_a", "pred_b"),
-) -> tuple[list[Hashable], np.ndarray, list[np.ndarray]]:
+) -> tuple[list[Hashable], Hashable | None, np.ndarray, list[np.ndarray]]:
     """Integer codes of true labels and of one or more prediction vectors.
 
     The class order is ``labels`` or the sorted union of all inputs, with ``positive`` moved
-    first (the binary convention: positive class in row 0).
+    first (the binary convention: positive class in row 0). pandas Series are paired by index
+    and 0/1 or False/True classes make 1 / True positive (:mod:`bayescm.core.itemwise`); the
+    positive class in force is returned beside the classes.
 
     Examples
     --------
     >>> from bayescm.core.counts import encode_labels
-    >>> classes, t, (a,) = encode_labels(["n", "p", "p"], [["p", "p", "n"]], positive="p")
+    >>> classes, positive, t, (a,) = encode_labels(["n", "p", "p"], [["p", "p", "n"]],
+    ...                                            positive="p")
     >>> classes, t.tolist(), a.tolist()
     (['p', 'n'], [1, 0, 0], [0, 0, 1])
+    >>> encode_labels([0, 1, 1], [[1, 1, 0]])[:2]
+    ([1, 0], 1)
     """
-    t = _as_label_array(y_true, "y_true")
-    ps = [_as_label_array(p, name) for p, name in zip(preds, pred_names, strict=False)]
-    for p, name in zip(ps, pred_names, strict=False):
+    names = [*pred_names, *(f"predictions {i + 1}" for i in range(len(pred_names), len(preds)))]
+    named = align_items({"y_true": y_true, **dict(zip(names, preds, strict=False))})
+    t = _as_label_array(named["y_true"], "y_true")
+    ps = [_as_label_array(named[name], name) for name in names[:len(preds)]]
+    for p, name in zip(ps, names, strict=False):
         if p.size != t.size:
             raise ValueError(
                 f"y_true has {t.size} labels but {name} has {p.size}; every prediction vector "
@@ -184,6 +197,8 @@ def encode_labels(
         classes = list(labels)
         if len(set(classes)) != len(classes):
             raise ValueError("labels contains duplicates.")
+    if positive is None and len(classes) == 2:
+        positive = default_positive(classes)  # 0/1 and False/True: 1 / True, binary
     if positive is not None:
         if positive not in classes:
             raise ValueError(f"positive={positive!r} is not among the classes {classes}.")
@@ -198,4 +213,4 @@ def encode_labels(
     def codes(arr: np.ndarray) -> np.ndarray:
         return np.fromiter((index[v] for v in arr.tolist()), dtype=np.int64, count=arr.size)
 
-    return classes, codes(t), [codes(p) for p in ps]
+    return classes, positive, codes(t), [codes(p) for p in ps]

@@ -17,28 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.validate import keyword_checked
+from bayescm.core.counts import _as_label_array
+from bayescm.core.itemwise import align_items, default_positive, is_pandas, two_dim_hint
+from bayescm.core.validate import check_names, keyword_checked
 
 __all__ = ["Scores"]
-
-
-def _labels(y_true: Any) -> np.ndarray:
-    if isinstance(y_true, (str, bytes)):
-        raise TypeError("y_true must be a sequence of labels, not a single string.")
-    if np.ma.isMaskedArray(y_true) and np.ma.getmaskarray(y_true).any():
-        raise ValueError("y_true is a masked array with masked entries; a masked label is "
-                         "missing: drop those items first.")
-    if hasattr(y_true, "to_numpy") and not isinstance(y_true, np.ndarray):
-        y_true = y_true.to_numpy(dtype=object)
-    arr = np.asarray(np.ma.getdata(y_true) if np.ma.isMaskedArray(y_true) else y_true,
-                     dtype=object)
-    if arr.ndim != 1:
-        raise ValueError(f"y_true must be one-dimensional, got shape {arr.shape}.")
-    for v in arr.tolist():
-        if v is None or (isinstance(v, float) and np.isnan(v)) or type(v).__name__ in (
-                "NAType", "NaTType"):
-            raise ValueError(f"y_true contains a missing label ({v!r}); drop those items first.")
-    return arr
 
 
 def _score_vector(values: Any, name: str, n: int) -> np.ndarray:
@@ -50,15 +33,22 @@ def _score_vector(values: Any, name: str, n: int) -> np.ndarray:
     if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):
         values = values.to_numpy()
     arr = np.asarray(np.ma.getdata(values) if np.ma.isMaskedArray(values) else values)
+    distinct = None
     if arr.dtype == object:
+        values = arr.reshape(-1).tolist()
         if any(isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)
-               for v in arr.reshape(-1).tolist()):
+               for v in values):
             raise TypeError(f"The scores of {name} must be real numbers.")
+        if any(isinstance(v, int) for v in values):
+            distinct = len(set(values))
         arr = arr.astype(float)
+    elif arr.dtype.kind in "iu":
+        distinct = np.unique(arr).size
     if arr.dtype == bool or arr.dtype.kind not in "iuf":
         raise TypeError(f"The scores of {name} must be real numbers, got dtype {arr.dtype}.")
     if arr.ndim != 1:
-        raise ValueError(f"The scores of {name} must be one-dimensional, got shape {arr.shape}.")
+        raise ValueError(f"The scores of {name} must be one-dimensional, got shape {arr.shape}."
+                         + two_dim_hint(arr.shape))
     if arr.size != n:
         raise ValueError(f"The scores of {name} have {arr.size} entries but y_true has {n}; "
                          "every classifier must score the same items.")
@@ -67,8 +57,18 @@ def _score_vector(values: Any, name: str, n: int) -> np.ndarray:
     if bad.any():
         raise ValueError(f"The scores of {name} contain {out[bad][0]} at item "
                          f"{int(np.argmax(bad))}; every score must be a finite number.")
+    if distinct is not None and np.unique(out).size != distinct:
+        raise ValueError(f"The scores of {name} are integers beyond 2**53 that become equal as "
+                         "floating-point numbers, which would turn distinct scores into ties; "
+                         "rescale them first (e.g. scipy.stats.rankdata) so their order is kept.")
     out.setflags(write=False)
     return out
+
+
+def _duplicate_columns(frame: Any) -> dict[str, Any]:
+    dupes = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
+    raise ValueError(f"The DataFrame of scores has duplicate column names {dupes}; each column "
+                     "is one classifier and needs its own name.")
 
 
 def _rebuild_scores(y: list[bool], scores: dict[str, list[float]], positive: Hashable,
@@ -93,12 +93,14 @@ class Scores:
     ----------
     y_true : sequence of hashable
         The true class of each item; exactly two distinct labels.
-    scores : array-like of float, or mapping of name -> array-like
+    scores : array-like of float, mapping of name -> array-like, or DataFrame
         One score per item (higher = more positive), or several classifiers' scores on the
-        same items (``{"A": scores_a, "B": scores_b}``), analysed jointly.
+        same items (``{"A": scores_a, "B": scores_b}``, or a DataFrame with one column per
+        classifier), analysed jointly.
     positive : hashable, optional
         The positive class. Required unless the labels are ``{0, 1}`` or ``{False, True}``,
-        where the positive class is 1 / True (scikit-learn's convention).
+        where the positive class is 1 / True (scikit-learn's convention; the rule of
+        :mod:`bayescm.core.itemwise`).
 
     Raises
     ------
@@ -114,6 +116,12 @@ class Scores:
     bayescm.fit : The Bayesian bootstrap of the curves and the AUC.
     bayescm.plots.plot_roc : Draws the fitted ROC curve.
 
+    Notes
+    -----
+    pandas Series (and the columns of a DataFrame of scores) are paired with ``y_true`` by
+    their index, as pandas aligns them; differing index sets are an error. Plain sequences are
+    paired by position.
+
     Examples
     --------
     >>> import bayescm as bcm
@@ -128,7 +136,19 @@ class Scores:
     @keyword_checked
     def __init__(self, y_true: Iterable[Hashable], scores: Any,
                  positive: Hashable | None = None) -> None:
-        labels = _labels(y_true)
+        if is_pandas(scores) and hasattr(scores, "columns"):  # a DataFrame: one column each
+            if scores.shape[1] == 0:
+                raise ValueError("scores is a DataFrame without columns; give at least one.")
+            scores = {str(c): scores[c] for c in scores.columns} if scores.columns.is_unique \
+                else _duplicate_columns(scores)
+        if isinstance(scores, Mapping):
+            named = align_items({"y_true": y_true, **{
+                f"the scores of {str(k)!r}": v for k, v in scores.items()}})
+            y_true = named.pop("y_true")
+            scores = dict(zip(scores.keys(), named.values(), strict=True))
+        else:
+            y_true, scores = align_items({"y_true": y_true, "the scores": scores}).values()
+        labels = _as_label_array(y_true, "y_true")
         if labels.size == 0:
             raise ValueError("y_true is empty: there are no test items.")
         classes = list(dict.fromkeys(labels.tolist()))
@@ -138,10 +158,10 @@ class Scores:
                 f"{classes[:5]}. A single class gives no ROC curve; relabel multiclass data "
                 "one-vs-rest.")
         if positive is None:
-            if set(classes) <= {0, 1}:  # also {False, True}
-                positive = True if all(isinstance(c, (bool, np.bool_)) for c in classes) else 1
-            else:
-                raise ValueError(f"Name the positive class with positive=, one of {classes}.")
+            positive = default_positive(classes)
+            if positive is None:
+                raise ValueError(f"Name the positive class with positive=, one of {classes} "
+                                 "(only 0/1 and False/True labels have a default: 1 / True).")
         if positive not in classes:
             raise ValueError(f"positive={positive!r} is not one of the labels {classes}.")
         y = np.array([v == positive for v in labels.tolist()], dtype=bool)
@@ -149,9 +169,7 @@ class Scores:
         if isinstance(scores, Mapping):
             if not scores:
                 raise ValueError("scores is an empty mapping; give at least one classifier.")
-            names = [str(k) for k in scores]
-            if len(set(names)) != len(names):
-                raise ValueError("Classifier names must be unique as strings.")
+            names = check_names(scores, "Classifier names")
             vectors = {name: _score_vector(v, repr(name), y.size)
                        for name, v in zip(names, scores.values(), strict=True)}
         else:

@@ -17,11 +17,13 @@ value of the right kind outside its range, with the argument's name in the messa
 
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
 import math
 import numbers
 import os
+import unicodedata
 import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -32,6 +34,7 @@ __all__ = [
     "HINTS",
     "INT64_MAX",
     "check_count_array",
+    "check_names",
     "check_int",
     "check_int_array",
     "check_probability",
@@ -39,6 +42,7 @@ __all__ = [
     "check_real_array",
     "keyword_checked",
     "reject_unknown",
+    "suggest",
 ]
 
 INT64_MAX = int(np.iinfo(np.int64).max)
@@ -372,7 +376,54 @@ def reject_unknown(given: Iterable[str], valid: Iterable[str], where: str,
         return
     what = (f"an unknown keyword argument {unknown[0]!r}" if len(unknown) == 1 else
             f"unknown keyword arguments {', '.join(map(repr, unknown))}")
+    if not hint:
+        hint = suggest(unknown[0], valid)
     raise TypeError(f"{where} got {what}; valid keywords: {', '.join(valid)}.{hint}")
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """`` Did you mean 'x'?`` for the closest of ``choices``, or ``""`` when none is close.
+
+    Examples
+    --------
+    >>> from bayescm.core.validate import suggest
+    >>> suggest("hdi_porb", ["hdi_prob", "draws"]), suggest("zzz", ["draws"])
+    (" Did you mean 'hdi_prob'?", '')
+    """
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" Did you mean {close[0]!r}?" if close else ""
+
+
+def check_names(names: Iterable[Any], what: str) -> list[str]:
+    """Names as text, refused when two are equal as text or one holds a control character.
+
+    Names become coordinates of result trees and columns of tables: a control character
+    (a NUL, a newline) is dropped or mangled on the way (NumPy strips trailing NULs, so
+    ``"a"`` and ``"a\\x00"`` would become one name), so it is an error here.
+
+    Raises
+    ------
+    ValueError
+        Duplicate names (as strings) or a control character in one.
+
+    Examples
+    --------
+    >>> from bayescm.core.validate import check_names
+    >>> check_names(["a", "a\\x00"], "classifier names")
+    Traceback (most recent call last):
+    ...
+    ValueError: classifier names: 'a\\x00' holds the control character '\\x00'; names must be printable text.
+    """
+    out = [str(n) for n in names]
+    for text in out:
+        bad = next((c for c in text if unicodedata.category(c) == "Cc"), None)
+        if bad is not None:
+            raise ValueError(f"{what}: {text!r} holds the control character {bad!r}; names "
+                             "must be printable text.")
+    if len(set(out)) != len(out):
+        dupes = sorted({n for n in out if out.count(n) > 1})
+        raise ValueError(f"{what} must be unique as text; duplicated: {dupes}.")
+    return out
 
 
 HINTS = {
@@ -399,7 +450,7 @@ def keyword_checked[F: Callable[..., Any]](func: F) -> F:
     >>> area(2, hieght=3)
     Traceback (most recent call last):
     ...
-    TypeError: area() got an unknown keyword argument 'hieght'; valid keywords: height, width.
+    TypeError: area() got an unknown keyword argument 'hieght'; valid keywords: height, width. Did you mean 'height'?
     """
     sig = inspect.signature(func)
     kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)

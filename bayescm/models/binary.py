@@ -30,7 +30,7 @@ from bayescm.priors import PriorSpec, resolve_prior
 if TYPE_CHECKING:
     import pymc as pm
 
-__all__ = ["BinaryModel", "binary_cells", "resolve_binary_priors"]
+__all__ = ["BinaryModel", "binary_cells", "inside_shares", "resolve_binary_priors"]
 
 PARAMETERS = ("prevalence", "tpr", "tnr")
 CELL_DIMS = ("true_class", "pred_class")
@@ -70,6 +70,34 @@ def resolve_binary_priors(
             )
         out[name] = p
     return out
+
+
+SHARE_FLOOR = 1e-150
+"""Where a drawn share that underflowed to exactly 0 is put back (see :func:`inside_shares`)."""
+
+
+def inside_shares(shares: Any) -> Any:
+    """Drawn shares (prevalences) moved off exactly 0 and 1, where floating point put them.
+
+    A Beta or Dirichlet draw is never 0 or 1, but under a very skewed prior
+    (``bcm.Beta(0.001, 10)``) the sampler's result underflows to 0.0 or rounds to 1.0; every
+    cell of that class is then 0 and metrics that do not depend on the prevalence at all (BM,
+    TPR, LR+) would turn 0/0 in those draws. Such draws are moved to ``SHARE_FLOOR`` (1e-150:
+    products of two cells stay representable) or to the largest double below 1, which is the
+    draw as the model means it: a share too small to print. Other arrays (NumPy draws without
+    such values, PyTensor variables) are returned as they are.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm.models.binary import inside_shares
+    >>> inside_shares(np.array([0.0, 0.3, 1.0])).tolist()
+    [1e-150, 0.3, 0.9999999999999999]
+    """
+    if not isinstance(shares, np.ndarray) or shares.size == 0 or (
+            shares.min() > 0.0 and shares.max() < 1.0):
+        return shares
+    return np.clip(shares, SHARE_FLOOR, np.nextafter(1.0, 0.0))
 
 
 def binary_cells(prevalence: Any, tpr: Any, tnr: Any) -> tuple[Any, Any, Any, Any]:
@@ -260,7 +288,7 @@ class BinaryModel(ModelKind):
         if theta is None:
             fixed = priors["prevalence"]
             prev = fixed.value if is_fixed(fixed) else params["prevalence"]
-            raw = binary_cells(prev, params["tpr"], params["tnr"])
+            raw = binary_cells(inside_shares(prev), params["tpr"], params["tnr"])
             shape = np.broadcast_shapes(*(np.shape(c) for c in raw))
             cells = tuple(np.broadcast_to(c, shape) for c in raw)
             theta = np.empty(shape + (2, 2))

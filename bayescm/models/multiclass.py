@@ -33,7 +33,7 @@ from bayescm.metrics.base import Metric
 from bayescm.metrics.catalogue import evaluate_theta
 from bayescm.metrics.multiclass import MULTICLASS_METRICS, ORDERED_ONLY
 from bayescm.models.base import ModelKind, Parameter
-from bayescm.models.binary import is_fixed
+from bayescm.models.binary import inside_shares, is_fixed
 from bayescm.models.registry import register
 from bayescm.priors import Dirichlet, Fixed, PresetDirichlet, RatesByClass, is_conjugate  # noqa: F401
 from bayescm.priors.multiclass import (  # the prior resolution lives with the priors
@@ -243,7 +243,7 @@ class MulticlassModel(ModelKind):
             fixed = priors["prevalence"]
             prev = (np.asarray(fixed.value, dtype=float) if is_fixed(fixed)
                     else params["prevalence"])
-            theta = prev[..., :, None] * params["rates"]
+            theta = inside_shares(prev)[..., :, None] * params["rates"]
         out: dict[str, tuple[tuple[str, ...], np.ndarray]] = {
             name: (self.param_dims(name), arr) for name, arr in params.items()}
         values = evaluate_theta(selected, theta, "multiclass", skip)
