@@ -104,7 +104,8 @@ def test_notebook_runs_and_its_outputs_are_fresh(path, tmp_path):
     fresh, old = text_outputs(nb), text_outputs(stored)
     tolerance = stored.metadata.get("bayescm", {}).get("mcmc_tolerance", DEFAULT_TOLERANCE)
     for i, (a, b, mcmc) in enumerate(zip(fresh, old, mcmc_cells(stored), strict=True)):
-        same = (len(a) == len(b) and all(same_within(x, y, tolerance) for x, y in zip(a, b))
+        same = (len(a) == len(b) and all(same_within(x, y, tolerance)
+                                         for x, y in zip(a, b, strict=True))
                 ) if mcmc else a == b
         assert same, (f"{path.name}, code cell {i + 1}: the stored output differs from a fresh "
                         f"run; run python scripts/refresh_notebooks.py {path.stem} and commit.\n"

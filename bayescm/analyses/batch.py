@@ -22,12 +22,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayescm.analyses.batch_chunk import COLUMNS, OPERATORS, Plan, Progress, summarize_chunk
+from bayescm.analyses.batch_chunk import (
+    COLUMNS,
+    FLOAT32_MAX_ITEMS,
+    OPERATORS,
+    Plan,
+    Progress,
+    summarize_chunk,
+)
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix, as_batch
 from bayescm.core.resources import check_memory
 from bayescm.core.stats import hdi_prob_for
 from bayescm.core.streams import record, seed_sequence
-from bayescm.core.validate import check_count_array, check_int, check_real, keyword_checked
+from bayescm.core.validate import check_count_array, check_int, check_real
 from bayescm.metrics import alias_table, canonical_name
 from bayescm.metrics.base import Metric, resolve_metrics
 from bayescm.models.build import model_kind
@@ -203,7 +211,9 @@ def summarize_batch(
         Indexed by ``(classifier, variable)`` in the input order, with the columns of
         :func:`bayescm.summary` (``observed, mean, sd, hdi_lower, hdi_upper, mu, r_hat,
         ess_mean``) and one per requested probability, as float32 (7 digits, far below the
-        Monte-Carlo error; a million binary matrices take about 1 GB). ``attrs`` record
+        Monte-Carlo error; a million binary matrices take about 1 GB), or float64 when a
+        matrix holds more than 2**17 items (posterior spreads below float32's resolution).
+        ``attrs`` record
         ``hdi_prob``, ``draws``, ``chains``, ``chunk_size``, ``model`` and ``random_seed``.
 
     See Also
@@ -231,7 +241,7 @@ def summarize_batch(
                     ordered=ordered, var_names=var_names, hdi_prob=hdi_prob)
     show = _stderr_is_terminal() if progressbar is None else bool(progressbar)
     plan = batch.plan
-    values = np.empty((len(batch.names), plan.n_rows, plan.n_columns), dtype=np.float32)
+    values = np.empty((len(batch.names), plan.n_rows, plan.n_columns), dtype=plan.dtype)
     if client is None:
         _run_here(plan, batch.counts, batch.names, values, show)
     else:
@@ -329,7 +339,9 @@ def _plan(kind: Any, chosen: Mapping[str, Any], selected: list[Metric], counts: 
     plan = Plan(kind, dict(chosen), tuple(selected), chains, draws, prob,
                 seed_sequence(random_seed), chunk_size, block, tuple(rows),
                 tuple(tests), kind.key in _ELEMENTWISE,
-                _affine_relations(kind, chosen, selected, rows, counts.shape[1]))
+                _affine_relations(kind, chosen, selected, rows, counts.shape[1]),
+                np.float64 if counts.size and int(counts.sum(axis=(1, 2)).max()) >
+                FLOAT32_MAX_ITEMS else np.float32)
     extras = {name: shapes[name][0] for name in wanted}
     return plan, _row_labels(plan, kind.coords(), extras), columns
 

@@ -26,8 +26,13 @@ from bayescm.core.workspace import roomy_heap
 from bayescm.metrics.base import Metric
 from bayescm.models.pipeline import observed_derived
 
-__all__ = ["COLUMNS", "OPERATORS", "Plan", "Progress", "summarize_chunk"]
+__all__ = ["COLUMNS", "FLOAT32_MAX_ITEMS", "OPERATORS", "Plan", "Progress", "summarize_chunk"]
 
+FLOAT32_MAX_ITEMS = 2**17
+"""The most items a matrix may hold for float32 summaries: a proportion's posterior sd is at
+least about 1 / N, and float32 resolves 6e-8 near 1, so beyond ~130,000 items the sd, the HDI
+and MU of a near-perfect rate would lose their digits (``[[1e9, 1], [1, 1e9]]`` gave an sd of
+0 in float32); such batches are summarised in float64."""
 COLUMNS = ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu", "r_hat", "ess_mean"]
 """The columns of :func:`bayescm.summary`, first in every table."""
 OPERATORS: dict[str, Callable[[np.ndarray, float], np.ndarray]] = {
@@ -63,6 +68,10 @@ class Plan:
     tests: tuple[tuple[str, str, float], ...]
     rows_first: bool = False
     relations: tuple[tuple[str, str, float, float], ...] = ()
+    dtype: Any = np.float32
+    """The table's and the proportions' precision: float32 (7 digits) unless a matrix holds so
+    many items that posterior spreads fall below float32's resolution (see
+    :data:`FLOAT32_MAX_ITEMS`), then float64."""
 
     @property
     def n_rows(self) -> int:
@@ -78,7 +87,7 @@ class Plan:
 def summarize_chunk(plan: Plan, counts: np.ndarray, names: Sequence[str], index: int,
                     out: np.ndarray | None = None,
                     progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """Summaries ``(classifiers, rows, columns)`` (float32) of chunk ``index`` of a batch.
+    """Summaries ``(classifiers, rows, columns)`` (``plan.dtype``) of chunk ``index`` of a batch.
 
     The chunk draws from the child ``(seed, index)`` of the plan's seed, a block of
     ``plan.block`` classifiers after the other, so its numbers depend only on the seed, the
@@ -98,7 +107,7 @@ def summarize_chunk(plan: Plan, counts: np.ndarray, names: Sequence[str], index:
     m = counts.shape[0]
     shape = (m, plan.n_rows, plan.n_columns)
     if out is None:
-        out = np.empty(shape, dtype=np.float32)
+        out = np.empty(shape, dtype=plan.dtype)
     elif out.shape != shape:  # pragma: no cover - internal misuse
         raise ValueError(f"out has shape {out.shape}, expected {shape}.")
     roomy_heap()
@@ -118,7 +127,7 @@ def summarize_chunk(plan: Plan, counts: np.ndarray, names: Sequence[str], index:
         if plan.rows_first:  # (chains, draws, b) -> (b, chains, draws): the same numbers
             params = {k: np.ascontiguousarray(np.moveaxis(v, 2, 0)) for k, v in params.items()}
         derived = kind.derive(params, priors, selected, skip=part.sum(axis=-1) == 0)
-        for group, dtype in ((narrow, np.float32), (wide, np.float64)):
+        for group, dtype in ((narrow, plan.dtype), (wide, np.float64)):
             if group:
                 _summarize_block(plan, derived, group, dtype, b, out[a:a + b])
         if progress is not None:
@@ -205,7 +214,7 @@ def _summarize_rows(plan: Plan, series: np.ndarray, view: np.ndarray | None,
     # (a bound beyond float32's range is inf either way), at half the cost. NaN is looked
     # for below, in the moments' pass.
     with np.errstate(over="ignore"):
-        narrow = series.astype(np.float32, copy=False)
+        narrow = series.astype(plan.dtype, copy=False)
     bounds = hdi_rows(narrow, plan.prob, nan_rows=np.zeros(total, dtype=bool))
     # the split chains are centred in place (no second buffer of the block's size), except
     # in a pass of rows with a non-finite draw, which keep their draws

@@ -71,7 +71,7 @@ def _chunk_task(block: Any, plan: Plan) -> Any:
 
 
 def graph(plan: Plan, counts: np.ndarray, names: list[str]) -> Any:
-    """The lazy table: ``(classifier, row, column)`` float32, one task per chunk."""
+    """The lazy table: ``(classifier, row, column)`` of ``plan.dtype``, one task per chunk."""
     import dask.array as da
     import xarray as xr
 
@@ -81,7 +81,7 @@ def graph(plan: Plan, counts: np.ndarray, names: list[str]) -> Any:
                         coords=coords).chunk({"classifier": plan.chunk_size})
     sizes = tuple(min(plan.chunk_size, b - start) for start in range(0, b, plan.chunk_size))
     template = xr.DataArray(
-        da.empty((b, plan.n_rows, plan.n_columns), dtype=np.float32,
+        da.empty((b, plan.n_rows, plan.n_columns), dtype=plan.dtype,
                  chunks=(sizes, plan.n_rows, plan.n_columns)),
         dims=("classifier", "row", "column"), coords=coords)
     return xr.map_blocks(_chunk_task, data, args=(plan,), template=template)

@@ -14,8 +14,8 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.stats import hdi_prob_for
-from bayescm.core.validate import keyword_checked
 from bayescm.models import registry
 
 __all__ = ["CURVES", "curve_bands"]

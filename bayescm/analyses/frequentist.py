@@ -24,11 +24,12 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.counts import encode_labels
 from bayescm.core.resources import check_memory
 from bayescm.core.stats import hdi_prob_for
 from bayescm.core.streams import generator
-from bayescm.core.validate import check_int, check_probability, keyword_checked
+from bayescm.core.validate import check_int, check_probability
 from bayescm.metrics.base import Metric
 from bayescm.models.paired import _kind_and_catalogue, _metric_values, _select_metrics
 

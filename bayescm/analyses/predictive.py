@@ -22,10 +22,11 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix, EmptyMatrixWarning
 from bayescm.core.resources import check_memory
 from bayescm.core.streams import generator, record
-from bayescm.core.validate import check_int_array, keyword_checked
+from bayescm.core.validate import check_int_array
 from bayescm.metrics.base import Metric
 from bayescm.models.context import FitContext, assemble
 from bayescm.models.pipeline import prior_draws, seeds, stored_values

@@ -18,9 +18,9 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.exact import draw_beta, draw_dirichlet
 from bayescm.core.streams import generator
-from bayescm.core.validate import keyword_checked
 from bayescm.metrics.base import Metric
 from bayescm.models import registry
 from bayescm.models.context import FitContext, assemble

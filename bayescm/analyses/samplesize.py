@@ -27,16 +27,11 @@ from typing import Any
 
 import numpy as np
 
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.betahdi import beta_hdi
 from bayescm.core.stats import hdi_prob_for
 from bayescm.core.streams import generator, seed_sequence
-from bayescm.core.validate import (
-    check_int,
-    check_int_array,
-    check_probability,
-    check_real,
-    keyword_checked,
-)
+from bayescm.core.validate import check_int, check_int_array, check_probability, check_real
 from bayescm.priors import Beta, resolve_prior
 
 __all__ = ["SampleSizePlan", "beta_hdi", "mu_at_power", "mu_bound", "plan", "required_n",

@@ -13,10 +13,11 @@ from typing import Any, overload
 
 import numpy as np
 
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.resources import check_memory
 from bayescm.core.streams import generator
-from bayescm.core.validate import check_int, check_real, keyword_checked
+from bayescm.core.validate import check_int, check_real
 from bayescm.models.binary import binary_cells
 
 __all__ = ["simulate", "simulate_counts"]
@@ -80,11 +81,20 @@ def simulate_counts(
         if any(isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 1
                for s in shape):
             raise ValueError(f"size must be a positive integer or a tuple of them, got {size!r}.")
-        check_memory(4.0 * float(np.prod(shape, dtype=float)), "These simulated matrices",
-                     ["a smaller size="])
+        check_memory(float(np.prod(shape, dtype=float)), "These simulated matrices",
+                     ["a smaller size="], bytes_each=COUNTS_BYTES)
     rng, _ = generator(random_seed)
     draws = rng.multinomial(int(n), np.clip(cells, 0.0, 1.0), size=shape or None)
     return draws.reshape(shape + (2, 2)).astype(np.int64)
+
+
+COUNTS_BYTES = 3 * 4 * 8.0
+"""Bytes a simulated matrix's counts take while drawn: the multinomial draws, their int64 copy
+and the cell probabilities broadcast (three arrays of four 8-byte cells)."""
+MATRIX_BYTES = 600.0
+"""Bytes of one simulated :class:`~bayescm.ConfusionMatrix` in the returned mapping (the object,
+its arrays, its labels and the mapping's key and slot): tracemalloc measures about 400, RSS a
+little more (``tests/test_simulate.py`` checks the figure stays an upper bound)."""
 
 
 @overload
@@ -149,6 +159,10 @@ def simulate(
     """
     if size is not None and (isinstance(size, bool) or not isinstance(size, (int, np.integer))):
         raise TypeError(f"size must be a whole number of matrices, got {size!r}.")
+    if size is not None:  # the objects dwarf their counts: check what they will take
+        check_memory(float(size), "These simulated matrices", [
+            "a smaller size=", "simulate_counts(...), the counts array alone (about "
+            f"{COUNTS_BYTES:.0f} bytes a matrix)"], bytes_each=MATRIX_BYTES + COUNTS_BYTES)
     counts = simulate_counts(n, prevalence, tpr, tnr, size, random_seed)
     if size is None:
         return ConfusionMatrix(counts, labels=["positive", "negative"], positive="positive")

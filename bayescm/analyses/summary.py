@@ -10,9 +10,9 @@ import xarray as xr
 
 from bayescm.analyses.undefined import summarise_defined
 from bayescm.core import container as box
+from bayescm.core.arguments import keyword_checked, warn_user
 from bayescm.core.errors import UndefinedDrawsWarning
 from bayescm.core.stats import hdi_prob_for, hdi_rows, moments_rhat_ess_rows, rowdot
-from bayescm.core.validate import keyword_checked, warn_user
 from bayescm.core.workspace import workspace
 from bayescm.metrics import alias_table, canonical_name
 from bayescm.models import registry

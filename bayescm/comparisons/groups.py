@@ -64,8 +64,8 @@ from bayescm.comparisons.groups_draws import (
     group_dim,
 )
 from bayescm.core import container as box
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.stats import hdi, hdi_prob_for
-from bayescm.core.validate import keyword_checked
 from bayescm.metrics.base import BINARY_METRICS
 
 __all__ = ["ACROSS", "MEASURES", "MIN_ITEMS", "fairness_table", "group_gaps", "unpooled_fit"]

@@ -17,8 +17,9 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
+from bayescm.core.arguments import warn_user
 from bayescm.core.stats import hdi_prob_for
-from bayescm.core.validate import check_int, check_real, warn_user
+from bayescm.core.validate import check_int, check_real
 from bayescm.metrics.base import BINARY_METRICS, alias_table, canonical_name
 from bayescm.models import registry
 

@@ -14,11 +14,13 @@ from bayescm.comparisons.ranks import (
     _TIE_RULE,
     _check_chunk,
     _RankCounter,
+    _sort_float,
     _sort_float32_packed,
 )
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.resources import check_time
 from bayescm.core.streams import child, seed_sequence
-from bayescm.core.validate import check_int, keyword_checked
+from bayescm.core.validate import check_int
 from bayescm.priors import Beta, Fixed, resolve_prior
 
 __all__ = ["leaderboard"]
@@ -60,10 +62,29 @@ def _check_scores(scores: Any) -> tuple[list[str], np.ndarray]:
     return names, acc
 
 
+MAX_N = 2**53
+"""The largest test-set size: counts are exact in float64 up to 2**53."""
+FLOAT32_MAX_N = 2**22
+"""Up to this many test items the Beta draws are float32 (fast, packed ranking); beyond it an
+accuracy's posterior spread nears float32's resolution (6e-8 near 1) and draws would tie, so
+they are float64."""
+
+
 def _check_n(n: Any, size: int) -> np.ndarray:
-    arr = np.asarray(n)
+    try:
+        arr = np.asarray(n)
+    except OverflowError:
+        arr = np.asarray(n, dtype=object)
+    if arr.dtype == object and all(isinstance(v, int) and not isinstance(v, bool)
+                                   for v in arr.reshape(-1).tolist()):
+        if max(arr.reshape(-1).tolist(), default=0) > MAX_N:
+            raise ValueError(f"n must be at most 2**53 ({MAX_N:,}) test items, got {n!r}.")
+        arr = arr.astype(np.int64)
     if arr.dtype == bool or arr.dtype.kind not in "iuf":
         raise TypeError(f"n must be a positive integer (the test-set size), got {n!r}.")
+    if arr.size and np.any(arr.astype(float) > MAX_N):
+        raise ValueError(f"n must be at most 2**53 ({MAX_N:,}) test items, got {n!r}: counts "
+                         "beyond it are not exact in floating point.")
     if arr.ndim > 1 or (arr.ndim == 1 and arr.size != size):
         raise ValueError(
             f"n must be one test-set size or one per entry ({size}), got shape {arr.shape}."
@@ -207,17 +228,19 @@ def leaderboard(
     sizes = [min(step, draws - lo) for lo in range(0, draws, step)]
     seq = seed_sequence(random_seed)
     seeds = [child(seq, i) for i in range(len(sizes))]
-    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    dtype = np.float32 if int(n_arr.max()) <= FLOAT32_MAX_N else np.float64
+    a_d, b_d = a.astype(dtype), b.astype(dtype)
 
     def run(job: tuple[int, np.random.SeedSequence]) -> _RankCounter:
         m, seed = job
         rng = np.random.default_rng(seed)
-        g_a = rng.standard_gamma(a32, size=(m, size), dtype=np.float32)
-        g_b = rng.standard_gamma(b32, size=(m, size), dtype=np.float32)
+        g_a = rng.standard_gamma(a_d, size=(m, size), dtype=dtype)
+        g_b = rng.standard_gamma(b_d, size=(m, size), dtype=dtype)
         g_b += g_a
         np.divide(g_a, g_b, out=g_a)
         counter = _RankCounter(size, max_rank)
-        counter.add(*_sort_float32_packed(g_a, non_negative=True))
+        counter.add(*(_sort_float32_packed(g_a, non_negative=True) if dtype == np.float32
+                      else _sort_float(g_a)))
         return counter
 
     jobs = list(zip(sizes, seeds, strict=True))

@@ -42,9 +42,10 @@ import pandas as pd
 import xarray as xr
 
 from bayescm.core import container as box
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.counts import encode_labels
 from bayescm.core.stats import hdi_prob_for
-from bayescm.core.validate import check_int, keyword_checked
+from bayescm.core.validate import check_int
 from bayescm.metrics.base import Metric, catalogue_for
 from bayescm.models.paired import _check_names, _check_rope, _tree, joint_tree
 from bayescm.models.paired_prior import _paired_alpha

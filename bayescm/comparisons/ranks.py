@@ -20,7 +20,7 @@ from bayescm.comparisons.superiority import (
     _select,
 )
 from bayescm.core import container as box
-from bayescm.core.validate import keyword_checked
+from bayescm.core.arguments import keyword_checked
 from bayescm.metrics.base import Metric, canonical_name
 from bayescm.models import registry
 

@@ -34,8 +34,8 @@ import xarray as xr
 
 from bayescm.analyses.summary import resolve_var_names
 from bayescm.core import container as box
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.streams import warn_if_shared
-from bayescm.core.validate import keyword_checked
 from bayescm.metrics.base import Metric, resolve_metrics
 from bayescm.models import registry
 from bayescm.models.base import ModelKind

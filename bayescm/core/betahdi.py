@@ -7,11 +7,9 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.stats import hdi_prob_for
-from bayescm.core.validate import (
-    check_real_array,
-    keyword_checked,
-)
+from bayescm.core.validate import check_real_array
 
 _NORMAL_ABOVE = 1e6
 """Both Beta parameters above this: the HDI is the normal interval.

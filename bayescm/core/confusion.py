@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from bayescm.core.arguments import check_names, keyword_checked, warn_user
 from bayescm.core.counts import (
     _as_label_array,
     _labelled,
@@ -14,7 +15,7 @@ from bayescm.core.counts import (
     _validate_labels,
 )
 from bayescm.core.itemwise import align_items, default_positive
-from bayescm.core.validate import check_count_array, check_names, keyword_checked, warn_user
+from bayescm.core.validate import check_count_array
 
 __all__ = ["ConfusionMatrix", "EmptyMatrixWarning"]
 

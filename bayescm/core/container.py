@@ -18,12 +18,12 @@ import pandas as pd
 import xarray as xr
 
 from bayescm._version import __version__
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.lazy import (  # _ComputedData: pickles written before the move name it here
     LazyArrays,
     _ComputedData,  # noqa: F401
     lazy_variable,
 )
-from bayescm.core.validate import keyword_checked
 
 __all__ = [
     "SAMPLE_DIMS", "LazyArrays", "check_tree", "copy_group", "get_group", "has_group",

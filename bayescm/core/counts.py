@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from bayescm.core.arguments import check_names, keyword_checked
 from bayescm.core.itemwise import align_items, default_positive, two_dim_hint
-from bayescm.core.validate import INT64_MAX, check_count_array, check_names, keyword_checked
+from bayescm.core.validate import INT64_MAX, check_count_array
 
 
 def _validate_counts(counts: Any) -> np.ndarray:

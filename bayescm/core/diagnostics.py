@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from bayescm.core.validate import keyword_checked
+from bayescm.core.arguments import keyword_checked
 
 __all__ = ["ess", "rhat", "rhat_ess_split", "z_scale"]
 

@@ -17,5 +17,8 @@ __all__ = ["UndefinedDrawsWarning"]
 
 
 class UndefinedDrawsWarning(UserWarning):
-    """Some draws of a variable are undefined (NaN, e.g. a PPV of 0/0), so a probability or a
-    summary is computed over the defined draws only, and says how many were left out."""
+    """Some draws of a variable are undefined (NaN, e.g. a PPV of 0/0).
+
+    A probability or a summary is then computed over the defined draws only, and says how
+    many were left out.
+    """

@@ -69,17 +69,21 @@ SMALL = 64 * 2**20
 """Memory needs below this (64 MB) pass :func:`check_memory` without asking the system."""
 
 
-def check_memory(values: float, what: str, remedies: Iterable[str]) -> None:
+def check_memory(values: float, what: str, remedies: Iterable[str], *,
+                 bytes_each: float = BYTES_PER_VALUE * OVERHEAD) -> None:
     """Raise :class:`ResourceLimitError` when ``values`` stored floats will not fit in memory.
 
     Parameters
     ----------
     values : float
-        Number of float64 values the computation stores.
+        Number of values (float64 draws by default) the computation stores.
     what : str
         What is being computed, for the message (``"this fit"``).
     remedies : iterable of str
         Ways out, listed in the message.
+    bytes_each : float, optional
+        Bytes one value really takes, working memory included (default: a float64 draw with
+        :data:`OVERHEAD`); e.g. a Python object's measured size.
 
     Examples
     --------
@@ -90,7 +94,7 @@ def check_memory(values: float, what: str, remedies: Iterable[str]) -> None:
     ...
     bayescm.core.resources.ResourceLimitError: this fit would need about 12.8 PB of memory ...
     """
-    need = float(values) * BYTES_PER_VALUE * OVERHEAD
+    need = float(values) * bytes_each
     if need <= SMALL:  # no machine running Python lacks this much: skip reading the system
         return
     have = available_memory()

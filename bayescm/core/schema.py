@@ -11,13 +11,26 @@ from __future__ import annotations
 
 import json
 import numbers
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-__all__ = ["KINDS", "add_model_key", "remove_model_key", "validate"]
+__all__ = ["KINDS", "add_model_key", "remove_model_key", "set_kind_check", "validate"]
 
 KINDS: list[str] = []
 """Keys of the registered model kinds (root attribute ``model``), filled by the registry."""
+
+_KIND_CHECK: list[Callable[[Any], None]] = []
+"""The registry's check of a tree against its kind (:func:`set_kind_check`)."""
+
+
+def set_kind_check(check: Callable[[Any], None]) -> None:
+    """Install the check :func:`validate` ends with: the tree against its model kind.
+
+    The registry installs it (this module cannot import the models): it rebuilds the kind
+    from the attributes, compares the stored parameters' dims with the kind's table and reads
+    the priors back, each failure a ValueError naming the attribute.
+    """
+    _KIND_CHECK[:] = [check]
 
 
 def add_model_key(key: str) -> None:
@@ -131,3 +144,5 @@ def validate(tree: Any) -> None:
     if attrs["model"] == "binary" and "positive" in attrs and labels is not None and str(
             attrs["positive"]) != labels[0]:
         raise _fail("positive", f"is {attrs['positive']!r}, but the first label is {labels[0]!r}")
+    for check in _KIND_CHECK:
+        check(tree)

@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from bayescm.core.arguments import check_names, keyword_checked
 from bayescm.core.counts import _as_label_array
 from bayescm.core.itemwise import align_items, default_positive, is_pandas, two_dim_hint
-from bayescm.core.validate import check_names, keyword_checked
 
 __all__ = ["Scores"]
 

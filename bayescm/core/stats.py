@@ -10,9 +10,10 @@ from typing import Any
 
 import numpy as np
 
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.config import rcParams
 from bayescm.core.moments import moments_rhat_ess_rows, rowdot
-from bayescm.core.validate import check_probability, keyword_checked
+from bayescm.core.validate import check_probability
 
 __all__ = ["HDI_PROB", "check_prob", "hdi", "hdi_prob_for", "hdi_rows", "moments_rhat_ess_rows",
            "rowdot"]

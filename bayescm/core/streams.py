@@ -27,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.validate import INT64_MAX, warn_user
+from bayescm.core.arguments import warn_user
+from bayescm.core.validate import INT64_MAX
 
 __all__ = ["SharedRandomNumbersWarning", "child", "generator", "record", "seed_from_attrs",
            "seed_sequence", "shared_stream", "streams", "warn_if_shared"]
@@ -140,8 +141,13 @@ def record(seq: np.random.SeedSequence) -> dict[str, Any]:
     return out
 
 
-def seed_from_attrs(attrs: Mapping[str, Any]) -> np.random.SeedSequence | None:
+def seed_from_attrs(attrs: Mapping[str, Any], strict: bool = False
+                    ) -> np.random.SeedSequence | None:
     """The seed recorded by :func:`record`, or None if the attributes hold none.
+
+    ``strict=True`` (redrawing a result) raises a ValueError for a ``random_seed`` attribute
+    that :func:`record` cannot have written (edited, or from another program), instead of
+    returning None, which would draw fresh entropy silently.
 
     Examples
     --------
@@ -162,7 +168,17 @@ def seed_from_attrs(attrs: Mapping[str, Any]) -> np.random.SeedSequence | None:
         else:
             entropy = int(value)
         key = tuple(int(v) for v in json.loads(attrs.get("random_seed_spawn_key", "[]")))
+        if (isinstance(entropy, int) and entropy < 0) or (
+                isinstance(entropy, list) and any(v < 0 for v in entropy)) or any(
+                v < 0 for v in key):
+            raise ValueError("negative")
     except (TypeError, ValueError):
+        if strict:
+            raise ValueError(
+                f"The result's random_seed attribute ({value!r}, spawn key "
+                f"{attrs.get('random_seed_spawn_key', '[]')!r}) is not a seed bayescm "
+                "records, so its draws cannot be redrawn; pass random_seed= explicitly (an "
+                "integer) to draw anew.") from None
         return None
     return np.random.SeedSequence(entropy, spawn_key=key)
 

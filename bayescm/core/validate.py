@@ -9,7 +9,7 @@ The rules, the same everywhere:
   NaN, infinities and integers too large for the computation are refused with a message that
   names the argument and the range it must lie in.
 * **Keywords** that a function does not know are a :class:`TypeError` that lists the ones it
-  does (:func:`keyword_checked`).
+  does (:func:`bayescm.core.arguments.keyword_checked`).
 
 Every function raises ``TypeError`` for a value of the wrong kind and ``ValueError`` for a
 value of the right kind outside its range, with the argument's name in the message.
@@ -17,32 +17,21 @@ value of the right kind outside its range, with the argument's name in the messa
 
 from __future__ import annotations
 
-import difflib
-import functools
-import inspect
 import math
 import numbers
-import os
-import unicodedata
-import warnings
-from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 
 __all__ = [
-    "HINTS",
     "INT64_MAX",
     "check_count_array",
-    "check_names",
     "check_int",
     "check_int_array",
     "check_probability",
     "check_real",
     "check_real_array",
-    "keyword_checked",
-    "reject_unknown",
-    "suggest",
+    "unmasked",
 ]
 
 INT64_MAX = int(np.iinfo(np.int64).max)
@@ -118,6 +107,12 @@ def check_real(value: Any, name: str, low: float = -math.inf, high: float = math
     too_low = as_float <= low if low_open else as_float < low
     too_high = as_float >= high if high_open else as_float > high
     if too_low or too_high:
+        if math.isinf(high) and not math.isinf(low):
+            raise ValueError(f"{name} must be {'>' if low_open else '>='} {_fmt(low)}, got "
+                             f"{value!r}.")
+        if math.isinf(low) and not math.isinf(high):
+            raise ValueError(f"{name} must be {'<' if high_open else '<='} {_fmt(high)}, got "
+                             f"{value!r}.")
         left = "(" if low_open else "["
         right = ")" if high_open else "]"
         raise ValueError(f"{name} must lie in {left}{_fmt(low)}, {_fmt(high)}{right}, "
@@ -150,15 +145,29 @@ def check_probability(value: Any, name: str) -> float:
         raise ValueError(f"{name} must lie strictly between 0 and 1, got {value!r}.") from None
 
 
-def _numeric_array(value: Any, name: str) -> np.ndarray:
-    if isinstance(value, (str, bytes)):
-        raise TypeError(f"{name} must be numbers, got the string {value!r}.")
+def unmasked(value: Any, name: str) -> Any:
+    """``value`` without its mask, or a ValueError when a masked array has masked entries.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm.core.validate import unmasked
+    >>> unmasked(np.ma.array([1.0, 2.0]), "alpha").tolist()
+    [1.0, 2.0]
+    """
     if np.ma.isMaskedArray(value):
         if np.ma.getmaskarray(value).any():
             raise ValueError(f"{name} is a masked array with masked entries; a masked value "
                              "is missing, not a number: fill or drop it first "
                              "(e.g. value.filled(0) or value.compressed()).")
-        value = np.ma.getdata(value)
+        return np.ma.getdata(value)
+    return value
+
+
+def _numeric_array(value: Any, name: str) -> np.ndarray:
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be numbers, got the string {value!r}.")
+    value = unmasked(value, name)
     try:
         arr = np.asarray(value)
     except (ValueError, TypeError) as exc:  # ragged nesting and the like
@@ -331,139 +340,3 @@ def check_real_array(value: Any, name: str, low: float = -math.inf, high: float 
         raise ValueError(f"{name} must lie in {left}{_fmt(low)}, {_fmt(high)}{right}, "
                          f"got {bad!r}.")
     return out
-
-
-# ----------------------------------------------------------------------------- warnings
-PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-"""The package's folder: frames inside it are skipped when a warning names its line."""
-
-
-def warn_user(message: str, category: type[Warning] = UserWarning) -> None:
-    """Issue a warning attributed to the user's line: the first caller outside bayescm.
-
-    However deep inside the package the warning is raised, it points at the call the user
-    wrote (``warnings.warn``'s ``skip_file_prefixes``), so refactoring never moves it.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> from bayescm.core.validate import warn_user
-    >>> with warnings.catch_warnings(record=True) as seen:
-    ...     warnings.simplefilter("always")
-    ...     warn_user("look here")
-    >>> seen[0].filename.endswith("validate.py")
-    False
-    """
-    warnings.warn(message, category, skip_file_prefixes=(PACKAGE_DIR,))
-
-
-# ----------------------------------------------------------------------------- keywords
-def reject_unknown(given: Iterable[str], valid: Iterable[str], where: str,
-                   hint: str = "") -> None:
-    """Raise a TypeError naming unknown keywords of ``where`` and the valid ones.
-
-    Examples
-    --------
-    >>> from bayescm.core.validate import reject_unknown
-    >>> reject_unknown(["bogus"], ["draws", "chains"], "fit()")
-    Traceback (most recent call last):
-    ...
-    TypeError: fit() got an unknown keyword argument 'bogus'; valid keywords: chains, draws.
-    """
-    valid = sorted(set(valid))
-    unknown = [k for k in given if k not in valid]
-    if not unknown:
-        return
-    what = (f"an unknown keyword argument {unknown[0]!r}" if len(unknown) == 1 else
-            f"unknown keyword arguments {', '.join(map(repr, unknown))}")
-    if not hint:
-        hint = suggest(unknown[0], valid)
-    raise TypeError(f"{where} got {what}; valid keywords: {', '.join(valid)}.{hint}")
-
-
-def suggest(word: str, choices: Iterable[str]) -> str:
-    """`` Did you mean 'x'?`` for the closest of ``choices``, or ``""`` when none is close.
-
-    Examples
-    --------
-    >>> from bayescm.core.validate import suggest
-    >>> suggest("hdi_porb", ["hdi_prob", "draws"]), suggest("zzz", ["draws"])
-    (" Did you mean 'hdi_prob'?", '')
-    """
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
-    return f" Did you mean {close[0]!r}?" if close else ""
-
-
-def check_names(names: Iterable[Any], what: str) -> list[str]:
-    """Names as text, refused when two are equal as text or one holds a control character.
-
-    Names become coordinates of result trees and columns of tables: a control character
-    (a NUL, a newline) is dropped or mangled on the way (NumPy strips trailing NULs, so
-    ``"a"`` and ``"a\\x00"`` would become one name), so it is an error here.
-
-    Raises
-    ------
-    ValueError
-        Duplicate names (as strings) or a control character in one.
-
-    Examples
-    --------
-    >>> from bayescm.core.validate import check_names
-    >>> check_names(["a", "a\\x00"], "classifier names")
-    Traceback (most recent call last):
-    ...
-    ValueError: classifier names: 'a\\x00' holds the control character '\\x00'; names must be printable text.
-    """
-    out = [str(n) for n in names]
-    for text in out:
-        bad = next((c for c in text if unicodedata.category(c) == "Cc"), None)
-        if bad is not None:
-            raise ValueError(f"{what}: {text!r} holds the control character {bad!r}; names "
-                             "must be printable text.")
-    if len(set(out)) != len(out):
-        dupes = sorted({n for n in out if out.count(n) > 1})
-        raise ValueError(f"{what} must be unique as text; duplicated: {dupes}.")
-    return out
-
-
-HINTS = {
-    "model": " model= and group= belong to bcm.fit (model='hierarchical').",
-    "group": " model= and group= belong to bcm.fit (model='hierarchical').",
-    "priors": " Priors keyed by parameter (priors={...}) are set in bcm.fit.",
-    "seed": " Did you mean random_seed=?",
-}
-
-
-def keyword_checked[F: Callable[..., Any]](func: F) -> F:
-    """Decorator: unknown keyword arguments raise a TypeError that lists the valid ones.
-
-    Python's own message names only the bad keyword; this one also says what the function
-    accepts, so a typo (``hdi_porb=``) or a keyword from another function (``priors=``)
-    is easy to mend. The check is a set lookup per keyword; the signature is unchanged.
-
-    Examples
-    --------
-    >>> from bayescm.core.validate import keyword_checked
-    >>> @keyword_checked
-    ... def area(width, height=1.0):
-    ...     return width * height
-    >>> area(2, hieght=3)
-    Traceback (most recent call last):
-    ...
-    TypeError: area() got an unknown keyword argument 'hieght'; valid keywords: height, width. Did you mean 'height'?
-    """
-    sig = inspect.signature(func)
-    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    valid = frozenset(p.name for p in sig.parameters.values() if p.kind in kinds)
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values()):
-        return func  # the function checks its own **kwargs
-    where = f"{func.__qualname__.removesuffix('.__init__')}()"
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        for key in kwargs:
-            if key not in valid:
-                reject_unknown(kwargs, valid, where, HINTS.get(key, ""))
-        return func(*args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]

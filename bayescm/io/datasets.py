@@ -18,9 +18,9 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.scores import Scores
-from bayescm.core.validate import keyword_checked
 
 __all__ = ["DATASETS", "auditc", "literature_matrices", "literature_table", "load", "mushrooms",
            "screening_scores", "subgroups", "wordle"]

@@ -7,8 +7,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
-from bayescm.core.validate import keyword_checked
 
 CELL_KEYS = ("tp", "fn", "tn", "fp")
 """Cell columns of a table with one binary matrix per row."""

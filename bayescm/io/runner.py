@@ -19,9 +19,9 @@ import xarray as xr
 
 from bayescm.analyses.summary import informedness, resolve_var_names, summary
 from bayescm.core import container as box
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.files import atomic_write
 from bayescm.core.stats import hdi_prob_for
-from bayescm.core.validate import keyword_checked
 from bayescm.io.spec_parse import FIGURES, HIERARCHICAL_FIGURES, SCORE_FIGURES
 from bayescm.models import registry
 

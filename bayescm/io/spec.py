@@ -99,9 +99,9 @@ from typing import Any
 
 import xarray as xr
 
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.scores import Scores
-from bayescm.core.validate import keyword_checked
 from bayescm.io.readers import read_matrix_csv, read_table_csv
 from bayescm.io.spec_hierarchical import (
     check_figures,

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.validate import keyword_checked
+from bayescm.core.arguments import keyword_checked
 from bayescm.metrics.metric import Metric
 
 __all__ = ["BINARY_METRICS", "fbeta"]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bayescm.core.validate import keyword_checked
+from bayescm.core.arguments import keyword_checked
 from bayescm.metrics.binary import BINARY_METRICS, fbeta
 from bayescm.metrics.evaluation import EVAL_BLOCK, evaluate, evaluate_theta
 from bayescm.metrics.metric import Metric, MetricInfo

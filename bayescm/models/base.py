@@ -151,6 +151,31 @@ class ModelKind(ABC):
         """Dims of a parameter beyond the sample and batch dims."""
         return self.parameter(name).dims
 
+    @property
+    def batch_dims(self) -> tuple[str, ...]:
+        """Dims a result may add in front of the parameters' own (a batch of classifiers)."""
+        return ("classifier",)
+
+    def check_layout(self, dims: Mapping[str, tuple[str, ...]]) -> None:
+        """Raise a ValueError when a stored parameter's dims are not the table's.
+
+        ``dims`` maps posterior variables to their dims. Called on every tree read
+        (:func:`bayescm.core.schema.validate`), so a result whose ``model`` attribute names
+        another kind (a binary ``model`` on a 3-class tree) is refused when loaded, not three
+        calls later.
+        """
+        for p in self.parameters:
+            if p.name not in dims:
+                continue
+            own = set(dims[p.name]) - {"chain", "draw", "prior_choice"}
+            extra = own - set(p.dims) - set(self.batch_dims)
+            if extra or not set(p.dims) <= own:
+                raise ValueError(
+                    f"The result's attribute 'model' says {self.key!r}, whose {p.name!r} has "
+                    f"dims {p.dims}, but the stored {p.name!r} has {tuple(dims[p.name])}; the "
+                    "tree was edited or not written by bcm.fit. Refit it, or restore the "
+                    "attribute.")
+
     def coords(self) -> dict[str, Any]:
         """Coordinates of the kind's own dims (the cell dims by default)."""
         return {"true_class": self.labels, "pred_class": self.labels}

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
-from bayescm.core.validate import keyword_checked
 from bayescm.models import registry
 from bayescm.models.base import ModelKind
 from bayescm.models.context import FitContext, checked_overrides

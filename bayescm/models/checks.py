@@ -11,8 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.validate import HINTS as _HINTS
-from bayescm.core.validate import warn_user
+from bayescm.core.arguments import HINTS as _HINTS
+from bayescm.core.arguments import suggest, warn_user
+from bayescm.core.validate import check_int, check_real
 from bayescm.priors import is_conjugate
 from bayescm.priors.multiclass import _alpha
 
@@ -89,6 +90,59 @@ def check_fixed_prevalence(priors: Mapping[str, Any], counts: np.ndarray,
 
 
 _SET_BY_FIT = ("draws", "chains", "random_seed", "progressbar", "return_inferencedata")
+_NOT_FOR_FIT = ("var_names", "trace", "idata_kwargs", "callback", "backend", "mp_ctx",
+                "progressbar_theme")
+"""``pymc.sample`` parameters that shape its output, which ``fit`` assembles itself: they are
+unknown keywords of ``fit``, not sampler options (``var_names`` belongs to ``summary``)."""
+
+_INT_OPTIONS = {"tune": 0, "cores": 1, "max_treedepth": 1, "early_max_treedepth": 1,
+                "jitter_max_retries": 0, "n_init": 1, "blas_cores": 1}
+"""Whole-number sampler options and their least values."""
+_POSITIVE_OPTIONS = ("step_scale", "max_energy_error", "gamma", "k", "t0")
+_BOOL_OPTIONS = ("discard_tuned_samples", "compute_convergence_checks", "keep_warning_stat",
+                 "quiet", "adapt_step_size")
+INITS = ("auto", "adapt_diag", "jitter+adapt_diag", "jitter+adapt_diag_grad", "adapt_full",
+         "jitter+adapt_full", "advi+adapt_diag", "advi", "advi_map", "map")
+"""Values of ``init=`` (PyMC's initialisation methods)."""
+
+
+def check_option_values(options: Mapping[str, Any]) -> None:
+    """Refuse sampler options whose values PyMC would reject late or misuse silently.
+
+    Checked before anything is compiled: ``target_accept`` in (0, 1); ``tune``, ``cores``,
+    ``max_treedepth`` and the other counts whole numbers within range; the step's scales
+    positive; flags booleans; ``init`` one of PyMC's methods.
+
+    Raises
+    ------
+    TypeError
+        A value of the wrong type (``cores="x"``).
+    ValueError
+        A value out of range (``target_accept=2.0``, ``tune=-5``).
+
+    Examples
+    --------
+    >>> from bayescm.models.checks import check_option_values
+    >>> check_option_values({"target_accept": 2.0})
+    Traceback (most recent call last):
+    ...
+    ValueError: target_accept must lie in (0, 1), got 2.0.
+    """
+    for key, value in options.items():
+        if key == "target_accept":
+            check_real(value, key, 0.0, 1.0, low_open=True, high_open=True)
+        elif key in _INT_OPTIONS:
+            check_int(value, key, _INT_OPTIONS[key], 10**6 if key == "tune" else 2**15)
+        elif key in _POSITIVE_OPTIONS:
+            check_real(value, key, 0.0, low_open=True)
+        elif key in _BOOL_OPTIONS and not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{key} must be True or False, got {value!r}.")
+        elif key == "init" and value not in INITS:
+            raise ValueError(f"init must be one of {', '.join(map(repr, INITS))}, got "
+                             f"{value!r}.{suggest(str(value), INITS)}")
+    step = options.get("nuts")
+    if isinstance(step, Mapping):
+        check_option_values(step)
 
 NUTS_SAMPLERS = ("pymc", "nutpie", "numpyro", "blackjax")
 """Values of ``nuts_sampler=``: PyMC's own NUTS (the default) or an external implementation."""
@@ -132,11 +186,13 @@ def sampler_options(method: str, sampler_kwargs: Mapping[str, Any] | None,
     if unknown:
         own = ("data, prior, prevalence, tpr, tnr, rates, method, draws, chains, random_seed, "
                "metrics, hdi_prob, progressbar, sampler_kwargs, priors, model, group")
-        hint = _HINTS.get(unknown[0], "")
+        hint = _HINTS.get(unknown[0], "") or suggest(
+            unknown[0], [*own.split(", "), *nuts_option_names()])
         raise TypeError(
             f"fit() got an unknown keyword argument {unknown[0]!r}; valid keywords: {own}, "
             "and pymc.sample options for method='nuts' (e.g. tune, target_accept, cores, "
             f"max_treedepth).{hint}")
+    check_option_values(options)
     if method == "exact":
         raise ValueError(
             f"The keyword arguments {sorted(options)} are NUTS sampler options, but this fit "
@@ -222,7 +278,7 @@ def nuts_option_names() -> frozenset[str]:
     import pymc as pm
 
     own = set(inspect.signature(pm.sample).parameters) - {"kwargs", "step", "model"} - set(
-        _SET_BY_FIT)
+        _SET_BY_FIT) - set(_NOT_FOR_FIT)
     nuts = {"target_accept", "max_treedepth", "early_max_treedepth", "step_scale",
             "adapt_step_size", "max_energy_error", "gamma", "k", "t0", "nuts", "nuts_sampler"}
     return frozenset(own | nuts)

@@ -17,11 +17,11 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.resources import check_memory
 from bayescm.core.scores import Scores
 from bayescm.core.streams import child
-from bayescm.core.validate import keyword_checked
 from bayescm.core.workspace import roomy_heap
 from bayescm.metrics.base import Metric
 from bayescm.models.base import ModelKind
@@ -404,7 +404,8 @@ def refit(idata: xr.DataTree, *, draws: int | None = None, chains: int | None = 
     if any(k not in changed for k in opaque):
         raise ValueError(f"The tree records the priors of {opaque} only as a description; pass "
                          "them again with priors={...}.")
-    seed = (seed_from_attrs(box.root_attrs(idata)) if random_seed is None else random_seed)
+    seed = (seed_from_attrs(box.root_attrs(idata), strict=True) if random_seed is None
+            else random_seed)
     return fit(ctx.matrices(), priors={**ctx.priors, **changed}, model=ctx.kind.key,
                metrics=ctx.metrics, draws=ctx.draws if draws is None else draws,
                chains=ctx.chains if chains is None else chains,

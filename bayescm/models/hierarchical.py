@@ -86,6 +86,11 @@ class HierarchicalModel(ModelKind):
                              "class); multiclass pooling is not available.")
         return cls(mats[0].coords)
 
+    @property
+    def batch_dims(self) -> tuple[str, ...]:
+        """The group dim (named by the user)."""
+        return (self.group or "classifier",)
+
     @classmethod
     def from_attrs(cls, attrs: Mapping[str, Any], labels: Sequence[Any]) -> HierarchicalModel:
         """Labels and the group dim's name."""

@@ -257,7 +257,7 @@ def _group_info(counts: np.ndarray, variables: Mapping[str, Any], group: str
 def _warn(stats: Any, info: Mapping[str, Any], names: list[str], group: str,
           target_accept: float) -> None:
     """Divergences, low E-BFMI and prior-dominated groups, each with what to do."""
-    from bayescm.core.validate import warn_user
+    from bayescm.core.arguments import warn_user
 
     n = int(np.asarray(stats["diverging"].values).sum())
     if n:

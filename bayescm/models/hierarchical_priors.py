@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bayescm.core.validate import check_real
+
 if TYPE_CHECKING:
     from pytensor.tensor.variable import TensorVariable
 
@@ -38,6 +40,11 @@ class Normal:
     mu: float = 0.0
     sigma: float = 2.0
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mu", check_real(self.mu, "Normal's mu"))
+        object.__setattr__(self, "sigma", check_real(self.sigma, "Normal's sigma", 0.0,
+                                                     low_open=True))
+
     def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
         """The variable ``name`` in the current ``pm.Model``."""
         import pymc as pm
@@ -62,6 +69,10 @@ class HalfNormal:
 
     sigma: float = 1.0
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sigma", check_real(self.sigma, "HalfNormal's sigma", 0.0,
+                                                     low_open=True))
+
     def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
         """The variable ``name`` in the current ``pm.Model``."""
         import pymc as pm
@@ -85,6 +96,9 @@ class LKJ:
     """
 
     eta: float = 2.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "eta", check_real(self.eta, "LKJ's eta", 0.0, low_open=True))
 
     def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
         """The correlation ``name`` in the current ``pm.Model``."""

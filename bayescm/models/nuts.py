@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.validate import warn_user
+from bayescm.core.arguments import warn_user
 
 __all__ = ["ConvergenceWarning", "bfmi", "warn_convergence"]
 

@@ -337,6 +337,17 @@ class PairedModel(ModelKind):
                            else "multiclass")
         return cls(labels, family=str(family), ordered=bool(attrs.get("ordered", 0)))
 
+    def check_layout(self, dims: Mapping[str, tuple[str, ...]]) -> None:
+        """The cells of labelled items (true, A, B), or of the agreement table (no labels)."""
+        if not self.labels and "cells" in dims:
+            if tuple(d for d in dims["cells"] if d not in ("chain", "draw")) != ("agreement",):
+                raise ValueError("The result's attribute 'model' says 'paired' without labels "
+                                 "(an agreement table), but its 'cells' have dims "
+                                 f"{dims['cells']}; the tree was edited or not written by "
+                                 "bcm.compare_paired_counts.")
+            return
+        super().check_layout(dims)
+
     def root_attrs(self) -> dict[str, Any]:
         """The metric family (and the order of ordered classes)."""
         return {"family": self.family, **({"ordered": 1} if self.ordered else {})}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bayescm.core.schema import add_model_key, remove_model_key
+from bayescm.core.schema import add_model_key, remove_model_key, set_kind_check
 from bayescm.models.base import ANALYSES, ModelKind, Parameter
 
 __all__ = ["for_data", "get", "keys", "kind_of", "kinds_supporting", "register", "require",
@@ -32,6 +32,54 @@ BUILT_IN = {"binary": "bayescm.models.binary", "multiclass": "bayescm.models.mul
 
 for _key in BUILT_IN:
     add_model_key(_key)  # trees of a built-in kind are valid before its module is imported
+
+
+def check_tree_kind(tree: Any) -> None:
+    """Check a tree against the kind its ``model`` attribute names (run on every tree read).
+
+    Rebuilds the kind from the root attributes, compares the stored parameters' dims with the
+    kind's table (:meth:`~bayescm.models.base.ModelKind.check_layout`) and reads every prior
+    in the ``priors`` attribute back.
+
+    Raises
+    ------
+    ValueError
+        The kind cannot be rebuilt, a parameter has other dims, or a prior cannot be read.
+    """
+    import json
+
+    from bayescm.priors.serialize import PriorFormError, from_dict
+
+    attrs = dict(tree.attrs)
+    labels = json.loads(attrs["labels"]) if "labels" in attrs else []
+    try:
+        kind = get(str(attrs["model"])).from_attrs(attrs, labels)
+    except (TypeError, ValueError, KeyError) as err:
+        raise ValueError(f"The result's attributes do not rebuild its {attrs['model']!r} "
+                         f"model ({err}); the tree was edited or not written by bcm.fit. Refit "
+                         "it, or restore the attributes.") from None
+    for group in ("posterior", "prior"):
+        if group in tree.children:
+            node = tree.children[group]
+            kind.check_layout({str(k): tuple(str(d) for d in v.dims)
+                               for k, v in node.data_vars.items()})
+            break
+    for name, spec in json.loads(attrs.get("priors", "{}")).items():
+        if not isinstance(spec, (dict, str)) or (
+                isinstance(spec, dict) and spec.get("name") == "custom"):
+            continue  # a custom prior is stored by its description only
+        try:
+            from_dict(spec, parameter=name)
+        except PriorFormError:
+            continue  # a form only the kind itself reads (its own prior classes)
+        except (TypeError, ValueError, KeyError) as err:
+            raise ValueError(f"The result's attribute 'priors' holds {spec!r} for {name!r}, "
+                             f"which is not a prior bayescm can read ({err}); the tree was "
+                             "edited or not written by bcm.fit. Refit it, or restore the "
+                             "attribute.") from None
+
+
+set_kind_check(check_tree_kind)
 
 
 def _load_built_in(key: str | None = None) -> None:

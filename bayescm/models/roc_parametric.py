@@ -46,10 +46,10 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
+from bayescm.core.arguments import warn_user
 from bayescm.core.resources import check_memory
 from bayescm.core.scores import Scores
 from bayescm.core.streams import child
-from bayescm.core.validate import warn_user
 from bayescm.metrics.base import evaluate
 from bayescm.metrics.scores import SCORE_METRICS
 from bayescm.models.pipeline import diagnostic_variables

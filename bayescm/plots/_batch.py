@@ -9,8 +9,8 @@ import pandas as pd
 import xarray as xr
 
 from bayescm.core import container as box
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.stats import hdi
-from bayescm.core.validate import keyword_checked
 from bayescm.metrics import metric_info
 from bayescm.plots._common import (
     bounded_kde,

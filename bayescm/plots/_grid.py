@@ -14,7 +14,7 @@ import xarray as xr
 
 from bayescm.analyses.summary import resolve_var_names
 from bayescm.core import container as box
-from bayescm.core.validate import keyword_checked
+from bayescm.core.arguments import keyword_checked
 from bayescm.plots._common import check_figsize, family_of, hdi_prob_of, info_of
 from bayescm.plots._forest import plot_forest
 from bayescm.plots._metric import (

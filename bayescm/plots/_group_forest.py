@@ -10,9 +10,9 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.betahdi import beta_hdi
 from bayescm.core.stats import hdi
-from bayescm.core.validate import keyword_checked
 from bayescm.metrics import MetricInfo
 from bayescm.models import registry
 from bayescm.plots._common import (

@@ -9,8 +9,8 @@ import xarray as xr
 from matplotlib import ticker
 
 from bayescm.comparisons.groups_draws import compute_gaps
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.stats import hdi
-from bayescm.core.validate import keyword_checked
 from bayescm.metrics import metric_info
 from bayescm.plots._common import hdi_prob_of, new_axes, percent, percent_axis, unit_suffix
 from bayescm.plots._style import BLUE, VERMILION

@@ -10,7 +10,7 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
-from bayescm.core.validate import keyword_checked
+from bayescm.core.arguments import keyword_checked
 from bayescm.metrics import MetricInfo
 from bayescm.plots._common import (
     bounded_kde,

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bayescm.analyses.samplesize import SampleSizePlan, mu_bound
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.config import rcParams
 from bayescm.core.stats import hdi_prob_for
-from bayescm.core.validate import keyword_checked
 from bayescm.plots._common import log_axis_labels, new_axes
 from bayescm.plots._style import GREY, MIN_FONT, VERMILION, palette_color
 

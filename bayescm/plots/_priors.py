@@ -9,7 +9,7 @@ import xarray as xr
 
 from bayescm.analyses.summary import resolve_var_names
 from bayescm.core import container as box
-from bayescm.core.validate import keyword_checked
+from bayescm.core.arguments import keyword_checked
 from bayescm.plots._common import flat, info_of, label_of, select, unit_suffix
 from bayescm.plots._grid import grid
 from bayescm.plots._metric import density, finish_axis, title_of

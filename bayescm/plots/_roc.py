@@ -18,8 +18,8 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.stats import hdi
-from bayescm.core.validate import keyword_checked
 from bayescm.plots._common import (
     format_value,
     hdi_prob_of,

@@ -8,7 +8,7 @@ import numpy as np
 import xarray as xr
 
 from bayescm.analyses.sroc import sroc_regions
-from bayescm.core.validate import keyword_checked
+from bayescm.core.arguments import keyword_checked
 from bayescm.plots._common import hdi_prob_of, info_of, new_axes, percent_axis, unit_suffix
 from bayescm.plots._style import BLUE, VERMILION
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from bayescm.core.validate import unmasked
 from bayescm.priors.protocol import is_numeric
 from bayescm.priors.rates_by_class import RatesByClass
 from bayescm.priors.simplex import _Simplex, simplex_variable
@@ -67,7 +68,7 @@ class Dirichlet(_Simplex):
     def __init__(self, alpha: Any, *, _allow_zero: bool = False) -> None:
         if not is_numeric(alpha):
             raise TypeError(f"Dirichlet alpha must be numeric, got {alpha!r}.")
-        arr = np.asarray(alpha, dtype=float)
+        arr = np.asarray(unmasked(alpha, "Dirichlet alpha"), dtype=float)
         if arr.ndim > 1:
             raise ValueError(f"Dirichlet alpha must be a scalar or vector, not shape {arr.shape}.")
         if not np.all(np.isfinite(arr)):

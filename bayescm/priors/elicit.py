@@ -20,8 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
-from bayescm.core.validate import check_real, keyword_checked
+from bayescm.core.validate import check_real
 from bayescm.metrics.base import BINARY_METRICS, canonical_name
 from bayescm.priors.beta import Beta
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bayescm.core.validate import check_probability
+from bayescm.core.validate import check_probability, unmasked
 from bayescm.priors.protocol import PriorSpec, dims_shape, is_numeric, size_tuple
 
 if TYPE_CHECKING:
@@ -56,7 +56,8 @@ class Fixed(PriorSpec):
     fixed = True
 
     def __post_init__(self) -> None:
-        arr = np.asarray(self.value, dtype=float) if is_numeric(self.value) else None
+        arr = np.asarray(unmasked(self.value, "Fixed value"), dtype=float) if is_numeric(
+            self.value) else None
         if arr is None:
             raise TypeError(f"Fixed value must be a number or a vector, got {self.value!r}.")
         if arr.ndim == 0:
