@@ -298,6 +298,7 @@ def test_every_metric_has_working_aliases():
             assert resolve_metrics([alias], BINARY_METRICS, "binary")[0] is metric
 
 
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_fixed_prevalence_far_from_the_test_set_warns():
     """37 of 44 positives are implausible under a fixed 50 % (binomial p ~ 5e-6)."""
     import warnings

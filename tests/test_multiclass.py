@@ -47,6 +47,7 @@ def wordle_fit(wordle: bcm.ConfusionMatrix):
 
 
 # ------------------------------------------------------------------ Wordle (reference chapter)
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_wordle_observed_values_match_reference_and_sklearn(wordle_fit) -> None:
     obs = wordle_fit["observed_metrics"]
     # values printed in the chapter
@@ -97,6 +98,7 @@ def _closed_form_mean_acc(counts: np.ndarray, a_prev: float, a_diag: float, a_ro
     return float(e_prev @ e_diag)
 
 
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_wordle_named_priors_pull_as_their_closed_forms(wordle: bcm.ConfusionMatrix) -> None:
     observed = np.trace(WORDLE) / WORDLE.sum()
     k = WORDLE.shape[0]
@@ -230,6 +232,7 @@ def test_two_class_multiclass_equals_binary_model() -> None:
 
 
 # ------------------------------------------------------------------ empty classes
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_never_predicted_and_never_occurring_classes() -> None:
     counts = [[5, 2, 0, 0], [1, 7, 0, 0], [2, 1, 0, 0], [0, 0, 0, 0]]  # c never predicted, d absent
     idata = bcm.fit(bcm.ConfusionMatrix(counts, labels=list("abcd")), random_seed=0, draws=500)
@@ -256,6 +259,7 @@ def test_all_zero_matrix_gives_the_prior() -> None:
 
 
 # ------------------------------------------------------------------ priors
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_fixed_prevalence_is_a_constant_and_drops_the_row_likelihood() -> None:
     cm = bcm.ConfusionMatrix([[8, 2, 0], [1, 5, 4], [0, 1, 9]], labels=list("abc"))
     shares = [0.5, 0.3, 0.2]
@@ -268,6 +272,7 @@ def test_fixed_prevalence_is_a_constant_and_drops_the_row_likelihood() -> None:
     assert "class_counts" not in model.named_vars
 
 
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_informative_priors_from_earlier_counts() -> None:
     earlier = np.array([[30, 5, 5], [2, 20, 8], [1, 4, 25]])
     cm = bcm.ConfusionMatrix([[9, 1, 0], [1, 6, 3], [0, 2, 8]], labels=list("abc"))
@@ -283,6 +288,7 @@ def test_informative_priors_from_earlier_counts() -> None:
     assert "by_class" in by_label.attrs["priors"]
 
 
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_preset_priors_map_to_dirichlets(wordle: bcm.ConfusionMatrix) -> None:
     idata = bcm.fit(wordle, prior="jeffreys", random_seed=0, draws=200, metrics=["acc"])
     assert '"alpha": 0.5' in idata.attrs["priors"]
@@ -301,6 +307,7 @@ def test_haldane_exact_when_every_count_is_positive() -> None:
 
 
 # ------------------------------------------------------------------ batches, inputs, metrics
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_batch_has_classifier_dim_and_matches_closed_form() -> None:
     a = bcm.ConfusionMatrix([[8, 2, 0], [1, 5, 4], [0, 1, 9]], labels=list("abc"))
     b = bcm.ConfusionMatrix([[1, 9, 0], [5, 5, 0], [0, 0, 10]], labels=list("abc"))
@@ -314,6 +321,7 @@ def test_batch_has_classifier_dim_and_matches_closed_form() -> None:
     assert "tpr[b, c]" in table.index
 
 
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_from_predictions_any_hashable_labels() -> None:
     y_true = ["cat", "dog", "dog", ("x", 1), "cat", "cat"]
     y_pred = ["cat", "cat", "dog", ("x", 1), "dog", "cat"]
@@ -333,6 +341,7 @@ def test_fifty_classes() -> None:
     assert len(bcm.summary(idata, var_names=["f1", "acc"])) == 51
 
 
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_aliases_custom_metrics_and_summary(wordle: bcm.ConfusionMatrix) -> None:
     gap = bcm.Metric("gap", lambda t: t[..., 0, 0] - t[..., 1, 1], kind="multiclass")
     diag = bcm.Metric("diag", lambda t: np.diagonal(t, axis1=-2, axis2=-1), kind="per_class")
@@ -347,6 +356,7 @@ def test_aliases_custom_metrics_and_summary(wordle: bcm.ConfusionMatrix) -> None
     assert "kappa_linear" in bcm.list_metrics("multiclass").index
 
 
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_ordered_metrics_only_for_ordered_classes() -> None:
     cm = bcm.ConfusionMatrix([[8, 2], [1, 5]], labels=["lo", "hi"])
     idata = bcm.fit(cm, random_seed=0, draws=200)
@@ -382,6 +392,7 @@ CM3 = bcm.ConfusionMatrix([[8, 2, 0], [1, 5, 4], [0, 0, 0]], labels=list("abc"))
          "returned shape"),
     ],
 )
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_bad_inputs_raise_clear_errors(kwargs, error, match) -> None:
     with pytest.raises(error, match=match):
         bcm.fit(CM3, draws=50, **kwargs)
@@ -427,6 +438,8 @@ def test_heavy_priors_warn_naming_the_row() -> None:
         bcm.fit(cm, draws=50, random_seed=0)  # weak: 0.8 per row, below a tenth of 10 items
 
 
+@pytest.mark.filterwarnings("ignore:A single label was found:UserWarning")  # sklearn
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_observed_conventions_follow_scikit_learn_and_stay_exact() -> None:
     from sklearn.metrics import balanced_accuracy_score, matthews_corrcoef
 
@@ -456,6 +469,7 @@ def test_observed_at_a_fixed_prevalence_is_the_plug_in() -> None:
     assert float(deployed["observed_metrics"]["ppv"]) == pytest.approx(ppv)
 
 
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_averages_cover_the_same_classes_observed_and_posterior(wordle) -> None:
     """Class X has no test items: left out of macro/weighted averages and bacc on both sides."""
     fit = bcm.fit(wordle, random_seed=1)

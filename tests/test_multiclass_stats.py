@@ -24,6 +24,7 @@ def _agrees_with_beta(draws: np.ndarray, a: float, b: float) -> None:
     np.testing.assert_array_less(np.abs(np.quantile(draws, QUANTILES) - x_q), 5 * se)
 
 
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_exact_marginals_are_the_closed_form_betas() -> None:
     idata = bcm.fit(bcm.ConfusionMatrix(COUNTS, labels=LABELS), prior="flat", random_seed=1)
     post = idata["posterior"]
@@ -38,6 +39,7 @@ def test_exact_marginals_are_the_closed_form_betas() -> None:
                               1 + COUNTS[i, j], k - 1 + rows[i] - COUNTS[i, j])
 
 
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_theta_cells_are_beta_when_the_priors_aggregate() -> None:
     """prevalence ~ Dir(K b), rates[k] ~ Dir(b) make theta ~ Dirichlet(b + counts) on K^2 cells.
 
@@ -74,6 +76,7 @@ def _macro_over_present(theta: np.ndarray, present: np.ndarray) -> np.ndarray:
     return np.nanmean(np.where(present, f1, np.nan), axis=-1)
 
 
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_simulation_based_calibration_k3() -> None:
     """Ranks of true parameters among posterior draws are uniform (Talts et al. 2018)."""
     rng = np.random.default_rng(2024)

@@ -81,6 +81,7 @@ def test_plot_metric_predictive_overlay(cocaine_fit):
     assert "posterior predictive" in ax.get_legend_handles_labels()[1][0]
 
 
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_plot_metric_errors(cocaine_fit, batch_fit):
     with pytest.raises(KeyError, match="'auc' is not a known metric"):
         plots.plot_metric(cocaine_fit, "auc")
@@ -183,6 +184,7 @@ def test_plot_priors_side_by_side(tmp_path):
     assert plots.plot_priors(pred, "tpr").axes[0].get_title() == "TPR"
 
 
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_plot_theta(tmp_path):
     cm = bcm.ConfusionMatrix([[9, 1, 0], [2, 7, 1], [0, 1, 5]], labels=["a", "b", "c"])
     idata = bcm.fit(cm, random_seed=0)

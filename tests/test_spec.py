@@ -31,6 +31,7 @@ SLOW_SPECS = {"auditc_meta"}
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow)
                                   if p.stem in SLOW_SPECS else p for p in MODELS],
                          ids=[p.stem for p in MODELS])
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
 def test_every_spec_runs_and_writes(path, tmp_path):
     spec = load_spec(path)
     idata = spec.run(tmp_path, draws=200)

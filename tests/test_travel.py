@@ -79,6 +79,7 @@ def _fit_elsewhere(job):
     return float(tree["posterior"][metric.name].mean()), sorted(spec_tree["posterior"].data_vars)
 
 
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
 def test_objects_work_in_a_process_pool():
     spec = load_spec(MODELS / "cocaine_purity.toml")
     jobs = [(COCAINE, bcm.Beta(2, 2), BINARY_METRICS["bm"], spec),

@@ -1,0 +1,80 @@
+"""Every Python example of the README and the documentation site runs.
+
+The ``>>>`` examples are doctests (pytest collects README.md and docs/**/*.md); this test runs
+the plain ```` ```python ```` blocks, which doctest does not see, top to bottom in a fresh
+namespace per page (later blocks of a page may use names of earlier ones), in a temporary
+folder and with matplotlib's non-interactive backend. Blocks that sample with NUTS (a
+hierarchical or parametric fit) or start a dask cluster take tens of seconds and run with the
+slow checks.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+         *sorted((ROOT / "docs" / "user_guide").glob("*.md"))]
+_BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
+_SLOW = re.compile(r"model=\"hierarchical\"|method=\"(?:nuts|binormal|bibeta)\"|Prior\(|"
+                   r"client=")
+
+
+def blocks(page: Path) -> list[str]:
+    """The page's ```python blocks, in order, as code (doctest prompts stripped)."""
+    return [_as_code(b) for b in _BLOCK.findall(page.read_text(encoding="utf-8"))]
+
+
+def _as_code(block: str) -> str:
+    """A block as Python: a doctest's ``>>>``/``...`` lines without prompts, outputs dropped."""
+    if not re.search(r"^>>> ", block, re.MULTILINE):
+        return block
+    lines = [line[4:] for line in block.splitlines()
+             if line.startswith((">>> ", "... ")) or line in (">>>", "...")]
+    return "\n".join(lines) + "\n"
+
+
+def _is_doctest(page: Path, i: int) -> bool:
+    return bool(re.search(r"^>>> ", _BLOCK.findall(page.read_text(encoding="utf-8"))[i],
+                          re.MULTILINE))
+
+
+CASES = [(page, i) for page in PAGES for i, _ in enumerate(blocks(page))
+         if not _is_doctest(page, i)]  # doctests run as doctests (their outputs compared)
+
+
+def _marks(page: Path, i: int) -> list[pytest.MarkDecorator]:
+    return [pytest.mark.slow] if any(_SLOW.search(b) for b in blocks(page)[:i + 1]) else []
+
+
+@pytest.mark.parametrize(
+    ("page", "index"),
+    [pytest.param(p, i, marks=_marks(p, i), id=f"{p.relative_to(ROOT)}:{i + 1}")
+     for p, i in CASES])
+def test_python_block_runs(page, index, tmp_path, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {"__name__": "__doc_example__"}
+    for j, code in enumerate(blocks(page)[:index + 1]):
+        try:
+            exec(compile(code, f"{page.name}, python block {j + 1}", "exec"), namespace)
+        except Exception as err:  # the page and block are named in the failure
+            pytest.fail(f"{page.relative_to(ROOT)}, python block {j + 1} fails: "
+                        f"{type(err).__name__}: {err}")
+        finally:
+            plt.close("all")
+    assert os.getcwd() == str(tmp_path)
+
+
+def test_every_page_with_code_is_checked():
+    """The pages with python blocks are those listed (a new page is found by the glob)."""
+    assert sum(len(blocks(p)) for p in PAGES) >= 10
+    assert any("scores.md" in str(p) for p, _ in CASES)
