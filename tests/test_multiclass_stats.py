@@ -7,6 +7,7 @@ import pytest
 from scipy import stats
 
 import bayescm as bcm
+from bayescm.metrics.multiclass import undefined_classes
 
 COUNTS = np.array([[20, 4, 1], [3, 15, 6], [0, 2, 9]])
 LABELS = ["a", "b", "c"]
@@ -93,9 +94,10 @@ def test_simulation_based_calibration_k3() -> None:
         "prevalence": prevalence,
         "rates": rates.reshape(reps, -1),
         "kappa": bcm.metrics.catalogue_for("multiclass")["kappa"](theta)[:, None],
-        # macro averages cover the classes with test items (as the observed value must), so
-        # the truth of each simulated study averages over the same classes
-        "f1_macro": _macro_over_present(theta, counts.sum(axis=2) > 0)[:, None],
+        # macro averages cover the classes whose F1 is defined at the observed counts (as
+        # the observed value must), so the truth of each study averages over the same classes
+        "f1_macro": _macro_over_present(theta, ~undefined_classes(counts).get(
+            "f1", np.zeros(counts.shape[:2], bool)))[:, None],
         "acc": np.trace(theta, axis1=1, axis2=2)[:, None],
     }
     pvalues = []

@@ -38,6 +38,7 @@ from bayescm.core.streams import record, seed_sequence
 from bayescm.core.validate import check_count_array, check_int, check_real
 from bayescm.metrics import alias_table, canonical_name
 from bayescm.metrics.base import Metric, resolve_metrics
+from bayescm.metrics.multiclass import undefined_classes
 from bayescm.models.build import model_kind
 from bayescm.models.checks import check_prior_strength
 from bayescm.models.context import checked_overrides, merged_priors
@@ -358,7 +359,7 @@ def _affine_relations(kind: Any, chosen: Mapping[str, Any], selected: list[Metri
     """
     probe = np.full((1, k, k), 5, dtype=np.int64)
     params = kind.exact_posterior(probe, chosen, np.random.default_rng(0), 1, 64, None)
-    derived = kind.derive(params, chosen, selected, skip=probe.sum(axis=-1) == 0)
+    derived = kind.derive(params, chosen, selected, skip=undefined_classes(probe))
     found: list[tuple[str, str, float, float]] = []
     sources: list[tuple[str, int, np.ndarray]] = []
     for name, width, _, wide in rows:

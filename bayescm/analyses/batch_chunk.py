@@ -24,6 +24,7 @@ from bayescm.core.stats import hdi_rows, moments_rhat_ess_rows
 from bayescm.core.streams import child
 from bayescm.core.workspace import roomy_heap
 from bayescm.metrics.base import Metric
+from bayescm.metrics.multiclass import undefined_classes
 from bayescm.models.pipeline import observed_derived
 
 __all__ = ["COLUMNS", "FLOAT32_MAX_ITEMS", "OPERATORS", "Plan", "Progress", "summarize_chunk"]
@@ -126,7 +127,7 @@ def summarize_chunk(plan: Plan, counts: np.ndarray, names: Sequence[str], index:
         params = kind.exact_posterior(part, priors, rng, chains, draws, list(names[a:a + b]))
         if plan.rows_first:  # (chains, draws, b) -> (b, chains, draws): the same numbers
             params = {k: np.ascontiguousarray(np.moveaxis(v, 2, 0)) for k, v in params.items()}
-        derived = kind.derive(params, priors, selected, skip=part.sum(axis=-1) == 0)
+        derived = kind.derive(params, priors, selected, skip=undefined_classes(part))
         for group, dtype in ((narrow, plan.dtype), (wide, np.float64)):
             if group:
                 _summarize_block(plan, derived, group, dtype, b, out[a:a + b])

@@ -266,7 +266,7 @@ def with_prevalence(
     groups = {name: box.copy_group(idata, name) for name in idata.children
               if name not in {"posterior_predictive", "posterior", "prior", "observed_metrics"}}
 
-    post_vars = _exchange(ctx, post, priors, deployment, rng, intrinsic, batched, ctx.absent())
+    post_vars = _exchange(ctx, post, priors, deployment, rng, intrinsic, batched, ctx.undefined())
     method = str(post.attrs.get("method", ctx.method))
     attrs = {**post.attrs, "deployment_prevalence": box.json_attr(deployment.description)}
     groups["posterior"] = box.make_dataset(post_vars, coords, attrs)
@@ -316,7 +316,7 @@ def with_prevalence(
 
 def _exchange(ctx: FitContext, ds: xr.Dataset, priors: dict[str, Any],
               deployment: _Deployment, rng: np.random.Generator, intrinsic: list[str],
-              batched: bool, skip: np.ndarray | None = None) -> dict[str, Any]:
+              batched: bool, skip: Any = None) -> dict[str, Any]:
     """Derive ``theta`` and metrics from ``ds``'s intrinsic draws and the new prevalence."""
     missing = [p for p in intrinsic if p not in ds]
     if missing:

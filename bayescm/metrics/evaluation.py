@@ -102,14 +102,16 @@ def _evaluate(metrics: Sequence[Metric], inputs: tuple[Any, ...], shape: tuple[i
 
 
 def evaluate_theta(metrics: Sequence[Metric], theta: Any, family: str,
-                   skip: np.ndarray | None = None) -> dict[str, np.ndarray]:
+                   skip: np.ndarray | dict[str, np.ndarray] | None = None
+                   ) -> dict[str, np.ndarray]:
     """Metrics on confusion probabilities ``theta[..., true, pred]`` (any leading shape).
 
     ``family="binary"``: the cells are ``tp = theta[..., 0, 0]``, ``fn = theta[..., 0, 1]``,
     ``fp = theta[..., 1, 0]``, ``tn = theta[..., 1, 1]`` (positive class first).
     ``family="multiclass"``: built-in metrics share one set of one-vs-rest cells
     (:class:`~bayescm.metrics.multiclass.OneVsRest`); custom metrics get ``theta``. ``skip``
-    (boolean, ``(..., K)``) leaves classes without test items out of the averages.
+    leaves classes out of the averages: per metric, those where it is undefined at the
+    observed counts (:func:`~bayescm.metrics.multiclass.undefined_classes`).
 
     Parameters
     ----------
@@ -119,8 +121,9 @@ def evaluate_theta(metrics: Sequence[Metric], theta: Any, family: str,
         Joint probabilities of (true class, predicted class); each matrix sums to 1.
     family : {"binary", "multiclass"}
         Which catalogue's conventions apply (``K = 2`` for ``"binary"``).
-    skip : ndarray of bool, shape (..., K), optional
-        Classes left out of the averages (multiclass; classes without test items).
+    skip : dict of str -> ndarray of bool, or ndarray of bool, shape (..., K), optional
+        Classes left out of the averages (multiclass): per metric (a mapping), or the same
+        classes for every metric (an array).
 
     Returns
     -------
@@ -165,7 +168,9 @@ def evaluate_theta(metrics: Sequence[Metric], theta: Any, family: str,
     builtin = [m for m in metrics if MULTICLASS_METRICS.get(m.name) is m]
     custom = [m for m in metrics if MULTICLASS_METRICS.get(m.name) is not m]
     ovr = OneVsRest(theta)
-    if skip is not None and np.any(skip):
+    if isinstance(skip, dict):
+        ovr.skip = {k: np.asarray(v, dtype=bool) for k, v in skip.items()}
+    elif skip is not None and np.any(skip):
         ovr.skip = np.asarray(skip, dtype=bool)
     values = evaluate(builtin, (ovr,), shape)
     values.update(evaluate(custom, (theta,), shape))

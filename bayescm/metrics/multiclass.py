@@ -22,8 +22,9 @@ Undefined values: a per-class value that is 0/0 (e.g. the TPR of a class that ne
 PPV of a class that is never predicted) is NaN. Macro and weighted averages **skip** such classes
 (weights renormalised over the classes where the metric is defined, as scikit-learn does with
 ``zero_division=np.nan``); they are NaN only when no class defines the metric. Posterior draws
-are never 0/0, since every Dirichlet draw is strictly positive; NaN shows up at the observed point
-estimate of a matrix with an empty row or column.
+are never 0/0, since every Dirichlet draw is strictly positive, so the posterior averages leave
+out the same classes as the observed ones: those where the metric is undefined *at the observed
+counts* (:func:`undefined_classes`), metric by metric.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ __all__ = [
     "ORDERED_ONLY",
     "PER_CLASS",
     "OneVsRest",
+    "undefined_classes",
     "weighted_kappa",
 ]
 
@@ -75,7 +77,7 @@ class OneVsRest:
         self.total = _sum(self.true)
         self._ovr: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._cache: dict[str, np.ndarray] = {}
-        self.skip: np.ndarray | None = None  # classes left out of averages (no test items)
+        self.skip: np.ndarray | dict[str, np.ndarray] | None = None  # left out of averages
 
     @property
     def ovr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -104,11 +106,55 @@ class OneVsRest:
         return self._cache[name]
 
     def averaged(self, name: str) -> np.ndarray:
-        """``per_class(name)`` with NaN for the classes in ``skip`` (left out of averages)."""
+        """``per_class(name)`` with NaN for the classes ``skip`` leaves out of its averages.
+
+        ``skip`` is a mapping ``{metric: (..., K) bool}`` (see :func:`undefined_classes`: the
+        classes where the metric is undefined at the observed counts) or one ``(..., K)``
+        mask for every metric.
+        """
         values = self.per_class(name)
-        if self.skip is None:
+        mask = self.skip.get(name) if isinstance(self.skip, dict) else self.skip
+        if mask is None:
             return values
-        return np.where(np.broadcast_to(self.skip, values.shape), np.nan, values)
+        return np.where(np.broadcast_to(mask, values.shape), np.nan, values)
+
+
+def undefined_classes(counts: Any) -> dict[str, np.ndarray]:
+    """Per averaged metric, the classes where it is undefined (0/0) at the observed counts.
+
+    The one rule of the averages: a class whose per-class value is defined at the observed
+    counts is in both the observed and the posterior average; a class where it is undefined
+    is in neither (scikit-learn's ``zero_division=np.nan``). A class with no test items but
+    some predictions has an undefined recall (0/0) but a PPV and an F1 of 0, so it is left out
+    of ``tpr_macro`` and kept in ``ppv_macro`` and ``f1_macro``; a class never predicted is
+    left out of ``ppv_macro``. Posterior draws are never 0/0, so without this mask the
+    posterior would average over other classes than the observed value.
+
+    Parameters
+    ----------
+    counts : array-like, shape (..., K, K)
+        The observed counts.
+
+    Returns
+    -------
+    dict of str -> ndarray of bool, shape (..., K)
+        Only metrics with some undefined class are listed.
+
+    Examples
+    --------
+    >>> from bayescm.metrics.multiclass import undefined_classes
+    >>> masks = undefined_classes([[10, 2, 1], [0, 0, 0], [1, 2, 8]])
+    >>> masks["tpr"].tolist(), "ppv" in masks, "f1" in masks
+    ([False, True, False], False, False)
+    """
+    cells = OneVsRest(counts)
+    out = {}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for name in AVERAGED:
+            mask = np.isnan(cells.per_class(name))
+            if mask.any():
+                out[name] = mask
+    return out
 
 
 def _sum(x: np.ndarray) -> np.ndarray:

@@ -243,7 +243,7 @@ class ModelKind(ABC):
     @abstractmethod
     def derive(self, params: Mapping[str, np.ndarray], priors: Mapping[str, Any],
                selected: Sequence[Metric], theta: np.ndarray | None = None,
-               skip: np.ndarray | None = None) -> Derived:
+               skip: Any = None) -> Derived:
         """Parameters, ``theta`` and metrics as ``{name: (extra_dims, array)}``."""
 
     def fit(self, ctx: Any, options: Mapping[str, Any]) -> xr.DataTree | None:

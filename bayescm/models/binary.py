@@ -278,7 +278,7 @@ class BinaryModel(ModelKind):
 
     def derive(self, params: Mapping[str, np.ndarray], priors: Mapping[str, Any],
                selected: Sequence[Metric], theta: np.ndarray | None = None,
-               skip: np.ndarray | None = None
+               skip: Any = None
                ) -> dict[str, tuple[tuple[str, ...], np.ndarray]]:
         """Parameters, ``theta`` and metrics as ``{name: (extra_dims, array)}``.
 

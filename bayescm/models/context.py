@@ -32,6 +32,7 @@ from bayescm.core.stats import hdi_prob_for
 from bayescm.core.streams import record, seed_from_attrs, seed_sequence
 from bayescm.core.validate import check_int
 from bayescm.metrics.base import Metric, resolve_metrics
+from bayescm.metrics.multiclass import undefined_classes
 from bayescm.models import registry
 from bayescm.models.base import Derived, ModelKind
 from bayescm.priors import from_dict, prior_to_dict
@@ -245,9 +246,15 @@ class FitContext:
             coords["classifier"] = list(self.names)
         return coords
 
-    def absent(self) -> np.ndarray | None:
-        """``(B, K)``: True for classes without test items (None without counts)."""
-        return None if self.counts is None else self.counts.sum(axis=-1) == 0
+    def undefined(self) -> dict[str, np.ndarray] | None:
+        """Per averaged metric, ``(B, K)``: True where it is undefined at the observed counts.
+
+        The classes every average leaves out, observed and posterior alike
+        (:func:`~bayescm.metrics.multiclass.undefined_classes`); None without counts.
+        """
+        if self.counts is None or self.counts.shape[-1] < 2:
+            return None
+        return undefined_classes(self.counts)
 
     def name_variables(self, derived: Derived, lead: tuple[str, ...], batch: str = "auto"
                        ) -> dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, Any]]]:

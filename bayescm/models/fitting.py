@@ -249,8 +249,7 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
                  trace["posterior"].data_vars.items() if v not in free and v != "theta"}
 
     coords = ctx.coords()
-    absent = ctx.absent()
-    posterior = ctx.name_variables(kind.derive(params, priors, selected, skip=absent),
+    posterior = ctx.name_variables(kind.derive(params, priors, selected, skip=ctx.undefined()),
                                    box.SAMPLE_DIMS)
     for name, da in extra.items():
         if name not in posterior:
@@ -295,6 +294,7 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
 
     groups["observed_data"] = observed_data(ctx, shared)  # the same indexes again
     attrs: dict[str, Any] = {"method": method, **ctx.seed_record()}
+    absent = None if ctx.counts is None else ctx.counts.sum(axis=-1) == 0
     if kind.scale_free and absent is not None and absent.any():
         labels = np.asarray(kind.labels)
         missing = {name: labels[row].tolist() for name, row in zip(names or ["_"], absent,

@@ -159,7 +159,7 @@ class HierarchicalModel(ModelKind):
 
     def derive(self, params: Mapping[str, np.ndarray], priors: Mapping[str, Any],
                selected: Sequence[Any], theta: np.ndarray | None = None,
-               skip: np.ndarray | None = None) -> Any:
+               skip: Any = None) -> Any:
         """Per-group binary metrics from per-group prevalence, TPR and TNR."""
         from bayescm.models.binary import BinaryModel
         from bayescm.priors import Laplace

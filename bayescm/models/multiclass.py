@@ -230,14 +230,16 @@ class MulticlassModel(ModelKind):
 
     def derive(self, params: Mapping[str, np.ndarray], priors: Mapping[str, Any],
                selected: Sequence[Metric], theta: np.ndarray | None = None,
-               skip: np.ndarray | None = None
+               skip: Any = None
                ) -> dict[str, tuple[tuple[str, ...], np.ndarray]]:
         """Parameters, ``theta`` and metrics as ``{name: (extra_dims, array)}``.
 
         Built-in metrics share one set of one-vs-rest cells; custom metrics get ``theta``.
-        ``skip`` (``(B, K)``, True for classes without test items) leaves those classes out of
-        the macro and weighted averages and the balanced accuracy, as the observed values must
-        (their recall is 0/0): observed and posterior averages then cover the same classes.
+        ``skip`` (per averaged metric, ``(B, K)``: the classes where it is undefined at the
+        observed counts, :func:`~bayescm.metrics.multiclass.undefined_classes`) leaves those
+        classes out of that metric's macro and weighted averages (and the balanced accuracy's
+        recalls), as the observed values must: observed and posterior averages then cover
+        the same classes, metric by metric.
         """
         if theta is None:
             fixed = priors["prevalence"]
