@@ -269,8 +269,7 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
     if method == "nuts":
         from bayescm.models.nuts import warn_convergence
 
-        warn_convergence(groups["sample_stats"],
-                         {p: (diagnostics[p][1][0], diagnostics[p][1][1]) for p in free},
+        warn_convergence(groups["sample_stats"], {p: params[p] for p in free},
                          float(options.get("target_accept", 0.9)))
     probe = None if kind.improper(priors) else kind.exact_prior(
         priors, np.random.default_rng(0), 1, 1)  # one draw: can NumPy draw this prior?

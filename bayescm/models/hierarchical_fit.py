@@ -206,8 +206,14 @@ def fit_hierarchical(ctx: Any, group: str, *, progressbar: bool, options: Mappin
         "information_limit": INFORMATION_LIMIT})
     tree = assemble(ctx, groups, method="nuts", target_accept=kwargs["target_accept"],
                     nuts_sampler=str(kwargs.get("nuts_sampler", "pymc")), **ctx.seed_record())
-    _warn(stats, info, list(names), group, kwargs["target_accept"])
+    _warn(stats, info, list(names), group, kwargs["target_accept"],
+          {name: arr(name) for name in (*SAMPLED_POPULATION, *GROUP_VARIABLES)})
     return tree
+
+
+SAMPLED_POPULATION = ("mu_logit_tpr", "mu_logit_tnr", "sd_logit_tpr", "sd_logit_tnr",
+                      "corr_logit")
+"""The population parameters NUTS samples (the convergence check reads them and the groups')."""
 
 
 def _on_group(variables: Mapping[str, Any], group: str) -> dict[str, Any]:
@@ -255,23 +261,14 @@ def _group_info(counts: np.ndarray, variables: Mapping[str, Any], group: str
 
 
 def _warn(stats: Any, info: Mapping[str, Any], names: list[str], group: str,
-          target_accept: float) -> None:
-    """Divergences, low E-BFMI and prior-dominated groups, each with what to do."""
+          target_accept: float, draws: Mapping[str, np.ndarray]) -> None:
+    """The convergence check of every NUTS path, and prior-dominated groups, with remedies."""
     from bayescm.core.arguments import warn_user
+    from bayescm.models.nuts import warn_convergence
 
-    n = int(np.asarray(stats["diverging"].values).sum())
-    if n:
-        warn_user(
-            f"{n} divergent transitions: the sampler met a region of the posterior it could not "
-            "follow, so the draws may be biased. Remedies: a higher target_accept (now "
-            f"{target_accept}; try 0.99), more tuning (tune=2000), or a stronger prior on the "
-            "between-group scales (priors={'sd_logit_tpr': "
-            "bcm.hierarchical.HalfNormal(0.5), ...}).", UserWarning)
-    if "e_bfmi" in stats and np.any(stats["e_bfmi"].values < 0.3):
-        low = ", ".join(f"{v:.2f}" for v in stats["e_bfmi"].values)
-        warn_user(f"E-BFMI {low} (below 0.3 in some chain): the sampler explores the tails "
-                  "of the between-group scales poorly. Remedies: more tuning (tune=2000) or "
-                  "stronger priors on sd_logit_tpr / sd_logit_tnr.", UserWarning)
+    warn_convergence(stats, draws, target_accept,
+                     "For the hierarchy: a stronger prior on the between-group scales "
+                     "(priors={'sd_logit_tpr': bcm.hierarchical.HalfNormal(0.5), ...}).")
     flagged = [name for name, bad in zip(names, info["prior_dominated"][1], strict=True) if bad]
     if flagged:
         warn_user(f"{len(flagged)} {group}(s) with too few items to speak for themselves "

@@ -1,8 +1,10 @@
 """What a NUTS fit tells the user about itself: convergence warnings with the remedy named.
 
 ``pm.sample``'s own checks are turned off (they print to the log and cost time on every fit);
-:func:`warn_convergence` runs the few that matter on the draws and the sample statistics and
-turns each problem into one :class:`ConvergenceWarning` that says what to do.
+every NUTS path of the package (custom priors, parametric scores, hierarchical fits and the
+later kinds) calls :func:`warn_convergence`, which runs the checks that matter on the sampled
+parameters and the sample statistics (divergences, E-BFMI, R-hat, bulk and tail ESS) and turns
+each problem into one :class:`ConvergenceWarning` that says what to do.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import numpy as np
 
 from bayescm.core.arguments import warn_user
 
-__all__ = ["ConvergenceWarning", "bfmi", "warn_convergence"]
+__all__ = ["ConvergenceWarning", "bfmi", "convergence_problems", "warn_convergence"]
 
 RHAT_MAX = 1.01
 ESS_MIN = 400
@@ -39,53 +41,102 @@ def bfmi(energy: np.ndarray) -> np.ndarray:
     return np.square(np.diff(energy, axis=1)).mean(axis=1) / energy.var(axis=1)
 
 
-def warn_convergence(stats: Any, diagnostics: Mapping[str, tuple[np.ndarray, np.ndarray]],
-                     target_accept: float) -> list[str]:
-    """Warn about divergences, low E-BFMI, high R-hat or low bulk ESS; return the problems.
+def convergence_problems(stats: Any, draws: Mapping[str, np.ndarray], target_accept: float,
+                         remedy: str = "") -> list[str]:
+    """The problems of a NUTS fit, each with what to do (the one check of every NUTS path).
+
+    Checked: divergent transitions, E-BFMI below :data:`BFMI_MIN` in some chain, rank-normalised
+    R-hat above :data:`RHAT_MAX`, bulk or tail ESS below :data:`ESS_MIN` (Vehtari et al. 2021),
+    on the sampled parameters' draws.
 
     Parameters
     ----------
     stats : xarray.Dataset
         The ``sample_stats`` group (``diverging``, ``energy``).
-    diagnostics : mapping of name -> (array, array)
-        ``{variable: (r_hat, ess)}`` of the sampled parameters.
+    draws : mapping of name -> ndarray
+        The sampled parameters' draws, ``(chain, draw, ...)``.
     target_accept : float
         The setting used (named in the remedy).
+    remedy : str, optional
+        The kind's own advice, added to the divergence and E-BFMI remedies (e.g. a stronger
+        prior on the between-group scales of a hierarchical model).
+
+    Returns
+    -------
+    list of str
+        One sentence per problem (empty when the fit passes).
 
     Examples
     --------
     >>> import numpy as np, xarray as xr
-    >>> from bayescm.models.nuts import warn_convergence
-    >>> stats = xr.Dataset({"diverging": (("chain", "draw"), np.zeros((2, 100), bool)),
-    ...                     "energy": (("chain", "draw"), np.random.default_rng(0).normal(
-    ...                         size=(2, 100)))})
-    >>> warn_convergence(stats, {"tpr": (np.array(1.0), np.array(2000.0))}, 0.9)
+    >>> from bayescm.models.nuts import convergence_problems
+    >>> rng = np.random.default_rng(0)
+    >>> stats = xr.Dataset({"diverging": (("chain", "draw"), np.zeros((2, 500), bool)),
+    ...                     "energy": (("chain", "draw"), rng.normal(size=(2, 500)))})
+    >>> convergence_problems(stats, {"tpr": rng.normal(size=(2, 500))}, 0.9)
     []
+    >>> stuck = np.stack([rng.normal(size=500), rng.normal(3, 1, size=500)])
+    >>> convergence_problems(stats, {"tpr": stuck}, 0.9)[0][:24]
+    'R-hat 1.7 > 1.01 for tpr'
     """
+    from bayescm.core.diagnostics import ess, rhat
+
+    extra = f" {remedy}" if remedy else ""
     problems = []
     if "diverging" in stats:
         n = int(np.asarray(stats["diverging"].values).sum())
         if n:
             problems.append(
-                f"{n} divergent transitions: the sampler met a region it could not follow, so the "
-                f"draws may be biased. Raise target_accept (now {target_accept:g}; try 0.95 or "
-                "0.99), reparameterise the prior (a non-centred form for hierarchies), or give "
-                "the scales a stronger prior")
+                f"{n} divergent transitions: the sampler met a region it could not follow, so "
+                f"the draws may be biased. Raise target_accept (now {target_accept:g}; try "
+                f"0.95 or 0.99), reparameterise the prior (a non-centred form for hierarchies), "
+                f"or give the scales a stronger prior.{extra}")
     if "energy" in stats:
         low = bfmi(stats["energy"].transpose("chain", "draw").values)
         if np.any(low < BFMI_MIN):
             problems.append(
                 f"E-BFMI {float(low.min()):.2f} < {BFMI_MIN} in some chain: the momentum "
                 "resampling explores the energy poorly (heavy tails, a funnel). Reparameterise "
-                "the prior or use more tuning (tune=2000)")
-    worst_r = max((float(np.nanmax(r)) for r, _ in diagnostics.values()), default=1.0)
-    worst_e = min((float(np.nanmin(e)) for _, e in diagnostics.values()), default=np.inf)
-    if worst_r > RHAT_MAX:
-        problems.append(f"R-hat {worst_r:.3f} > {RHAT_MAX}: the chains disagree. Run more tuning "
-                        "and draws (tune=2000, draws=2000) and check the prior")
-    if worst_e < ESS_MIN:
-        problems.append(f"bulk ESS {worst_e:.0f} < {ESS_MIN}: too few effective draws for "
-                        "stable intervals. Draw more (draws=) or more chains")
+                f"the prior or use more tuning (tune=2000).{extra}")
+    worst: dict[str, tuple[float, str]] = {}
+    for name, values in draws.items():
+        x = np.asarray(values, dtype=float)
+        if x.ndim < 2 or x.shape[0] * x.shape[1] < 8 or not np.isfinite(x).all():
+            continue
+        for what, value in (("r_hat", float(np.nanmax(rhat(x, "rank")))),
+                            ("bulk", float(np.nanmin(ess(x, "bulk")))),
+                            ("tail", float(np.nanmin(ess(x, "tail"))))):
+            bad = value > RHAT_MAX if what == "r_hat" else value < ESS_MIN
+            if bad and (what not in worst or (value > worst[what][0] if what == "r_hat"
+                                              else value < worst[what][0])):
+                worst[what] = (value, name)
+    if "r_hat" in worst:
+        value, name = worst["r_hat"]
+        problems.append(f"R-hat {value:.3g} > {RHAT_MAX} for {name}: the chains disagree. Run "
+                        "more tuning and draws (tune=2000, draws=2000) and check the prior.")
+    for what in ("bulk", "tail"):
+        if what in worst:
+            value, name = worst[what]
+            where = "the centre" if what == "bulk" else "the 5 % and 95 % quantiles"
+            problems.append(f"{what} ESS {value:.0f} < {ESS_MIN} for {name}: too few effective "
+                            f"draws to pin down {where} (the interval ends). Draw more "
+                            "(draws=) or more chains.")
+    return problems
+
+
+def warn_convergence(stats: Any, draws: Mapping[str, np.ndarray], target_accept: float,
+                     remedy: str = "") -> list[str]:
+    """Issue one :class:`ConvergenceWarning` per problem of :func:`convergence_problems`.
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> from bayescm.models.nuts import warn_convergence
+    >>> stats = xr.Dataset({"diverging": (("chain", "draw"), np.zeros((2, 100), bool))})
+    >>> warn_convergence(stats, {}, 0.9)
+    []
+    """
+    problems = convergence_problems(stats, draws, target_accept, remedy)
     for problem in problems:
-        warn_user(problem + ".", ConvergenceWarning)
+        warn_user(problem, ConvergenceWarning)
     return problems

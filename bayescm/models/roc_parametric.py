@@ -300,9 +300,10 @@ def fit_parametric(ctx: FitContext, options: Mapping[str, Any], reference: xr.Da
         groups["constant_data"] = box.make_dataset(
             {"prevalence": ((), np.asarray(prevalence[0]), {"long_name": "fixed prevalence"})},
             coords)
-    warn_convergence(groups["sample_stats"], {k: (diag[k][1][0], diag[k][1][1])
-                                              for k in (*keys, "prevalence") if k in diag},
-                     float(options["target_accept"]))
+    sampled = [*keys, *([] if fixed else ["prevalence"])]
+    warn_convergence(groups["sample_stats"],
+                     {k: np.asarray(post[k].transpose("chain", "draw", ...).values)
+                      for k in sampled}, float(options["target_accept"]))
     fit_ctx = ctx.replace(priors=priors)
     return assemble(fit_ctx, groups, method=method, threshold=threshold,
                     fpr_range=box.json_attr([lo, hi]), positive=str(data.positive),
