@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-__all__ = ["UndefinedDrawsWarning"]
+__all__ = ["MisspecificationWarning", "UndefinedDrawsWarning"]
 
 
 class UndefinedDrawsWarning(UserWarning):
@@ -21,4 +21,11 @@ class UndefinedDrawsWarning(UserWarning):
 
     A probability or a summary is then computed over the defined draws only, and says how
     many were left out.
+    """
+
+
+class MisspecificationWarning(UserWarning):
+    """A model's assumptions do not fit the data (binormal scores that are not normal).
+
+    Its intervals may then exclude the truth; the message names the model-free alternative.
     """

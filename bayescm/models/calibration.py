@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["calibration_draws", "poisson_binomial_pmf"]
+__all__ = ["calibration_draws", "expected_calibrated_ece", "poisson_binomial_pmf"]
 
 
 def calibration_draws(rng: np.random.Generator, y: np.ndarray, scores: np.ndarray, draws: int,
@@ -62,6 +62,32 @@ def calibration_draws(rng: np.random.Generator, y: np.ndarray, scores: np.ndarra
     rate[:, ~used] = np.nan
     return {"reliability": rate, "ece": ece, "ece_reference": reference, "bin_count": count,
             "bin_positives": positives, "bin_score": mean_score}
+
+
+def expected_calibrated_ece(scores: np.ndarray, bins: np.ndarray) -> float:
+    """The observed (plug-in) ECE a perfectly calibrated classifier shows on these items.
+
+    Each bin's count of events ``K`` is Poisson-binomial under perfect calibration (every item
+    an event with probability its score), so the expected plug-in ECE is exact:
+    ``sum_b (n_b / N) sum_k P(K = k) |k / n_b - mean score_b|``. It is the observed value of
+    ``ece_reference``: an observed ECE near it is what calibrated scores give on this many
+    items; one well above it is a sign of miscalibration.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm.models.calibration import expected_calibrated_ece
+    >>> s = np.full(100, 0.5)
+    >>> round(expected_calibrated_ece(s, np.zeros(100, dtype=int)), 3)  # E|B(100, .5)/100 - .5|
+    0.04
+    """
+    total = 0.0
+    for b in np.unique(bins):
+        p = scores[bins == b]
+        n = p.size
+        pmf = poisson_binomial_pmf(p)
+        total += n * float(pmf @ np.abs(np.arange(n + 1) / n - p.mean()))
+    return total / scores.size
 
 
 def _simulated_bin_positives(rng: np.random.Generator, bins: np.ndarray, scores: np.ndarray,

@@ -53,6 +53,7 @@ from bayescm.core.streams import child
 from bayescm.metrics.base import evaluate
 from bayescm.metrics.scores import SCORE_METRICS
 from bayescm.models.pipeline import diagnostic_variables
+from bayescm.models.roc_checks import check_parametric_fit
 from bayescm.models.roc_parametric_curves import BiBeta, Binormal, curve_metrics, threshold_cells
 from bayescm.models.roc_parametric_priors import (
     LONG_NAMES,
@@ -300,6 +301,10 @@ def fit_parametric(ctx: FitContext, options: Mapping[str, Any], reference: xr.Da
         groups["constant_data"] = box.make_dataset(
             {"prevalence": ((), np.asarray(prevalence[0]), {"long_name": "fixed prevalence"})},
             coords)
+    auc = posterior["auc"]  # (total, classifier): the check against the bootstrap's AUC
+    disagreement = check_parametric_fit(
+        method, data.y, data.scores, {n: auc[:, i] for i, n in enumerate(names)},
+        np.random.default_rng(child(ctx.seed, 1)))
     sampled = [*keys, *([] if fixed else ["prevalence"])]
     warn_convergence(groups["sample_stats"],
                      {k: np.asarray(post[k].transpose("chain", "draw", ...).values)
@@ -309,6 +314,8 @@ def fit_parametric(ctx: FitContext, options: Mapping[str, Any], reference: xr.Da
                     fpr_range=box.json_attr([lo, hi]), positive=str(data.positive),
                     classifiers=box.json_attr(names), target_accept=options["target_accept"],
                     nuts_sampler=str(options["nuts_sampler"]), note=note,
+                    auc_disagreement=box.json_attr({k: round(v, 3)
+                                                    for k, v in disagreement.items()}),
                     **ctx.seed_record())
 
 

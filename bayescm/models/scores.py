@@ -29,7 +29,7 @@ from bayescm.core.validate import check_int, check_real
 from bayescm.metrics.base import BINARY_METRICS, Metric, evaluate, resolve_metrics
 from bayescm.metrics.scores import SCORE_METRICS
 from bayescm.models.base import ModelKind
-from bayescm.models.calibration import calibration_draws
+from bayescm.models.calibration import calibration_draws, expected_calibrated_ece
 from bayescm.models.pipeline import diagnostic_variables
 from bayescm.models.registry import register
 from bayescm.models.roc import (
@@ -432,5 +432,5 @@ def _observed_calibration(y: np.ndarray, s: np.ndarray, n_bins: int) -> dict[str
         conf = np.bincount(bins, weights=s, minlength=n_bins) / count
     used = count > 0
     ece = np.abs(rate[used] - conf[used]) @ (count[used] / count.sum())
-    return {"ece": np.array([ece]), "ece_reference": np.array([np.nan]),
+    return {"ece": np.array([ece]), "ece_reference": np.array([expected_calibrated_ece(s, bins)]),
             "reliability": rate[None]}
