@@ -76,7 +76,7 @@ def convergence_problems(stats: Any, draws: Mapping[str, np.ndarray], target_acc
     >>> convergence_problems(stats, {"tpr": rng.normal(size=(2, 500))}, 0.9)
     []
     >>> stuck = np.stack([rng.normal(size=500), rng.normal(3, 1, size=500)])
-    >>> convergence_problems(stats, {"tpr": stuck}, 0.9)[0][:26]
+    >>> convergence_problems(stats, {"tpr": stuck}, 0.9)[0][:25]
     'R-hat 1.74 > 1.01 for tpr'
     """
     from bayescm.core.diagnostics import ess, rhat
