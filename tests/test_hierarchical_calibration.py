@@ -97,7 +97,7 @@ def test_simulation_based_calibration():
     """SBC (Talts et al. 2018) of a small version: 5 sites, truths from known priors, ranks
     of the truths among 100 thinned draws uniform (chi-square over 10 bins, p > 0.001)."""
     import bayescm as bcm
-    from bayescm.models.hierarchical_priors import LKJ, HalfNormal, Normal
+    from bayescm.priors import LKJ, HalfNormal, Normal
 
     priors = {"mu_logit_tpr": Normal(1.0, 0.7), "mu_logit_tnr": Normal(1.5, 0.7),
               "sd_logit_tpr": HalfNormal(0.7), "sd_logit_tnr": HalfNormal(0.7),

@@ -27,16 +27,19 @@ def test_divergences_warn_with_the_remedy():
 def test_low_bfmi_high_rhat_low_ess_warn():
     walk = np.cumsum(np.random.default_rng(1).normal(size=(2, 500)), axis=1)  # sticky energy
     assert bfmi(walk).min() < 0.3
+    rng = np.random.default_rng(2)
+    sticky = np.cumsum(rng.normal(size=(2, 500)), axis=1) * 0.05  # poor mixing: low ESS
+    sticky[1] += 1.0  # and the chains disagree
     with pytest.warns(ConvergenceWarning) as record:
-        problems = warn_convergence(_stats(0, walk),
-                                    {"tpr": (np.array(1.05), np.array(120.0))}, 0.9)
+        problems = warn_convergence(_stats(0, walk), {"tpr": sticky}, 0.9)
     text = " ".join(str(w.message) for w in record)
-    assert len(problems) == 3
-    assert "E-BFMI" in text and "R-hat 1.050" in text and "bulk ESS 120" in text
+    assert len(problems) == 4
+    assert "E-BFMI" in text and "R-hat" in text and "bulk ESS" in text and "tail ESS" in text
 
 
 def test_clean_fit_is_silent():
-    assert warn_convergence(_stats(0), {"tpr": (np.array(1.001), np.array(3000.0))}, 0.9) == []
+    good = np.random.default_rng(3).normal(size=(4, 1000))
+    assert warn_convergence(_stats(0), {"tpr": good}, 0.9) == []
 
 
 def test_custom_multiclass_prevalence_needs_the_class_dim_before_sampling():

@@ -284,7 +284,7 @@ def test_parametric_scores_spec_passes_its_priors(tmp_path):
 
 # ----------------------------------------------------------------------------- hierarchical
 def test_hierarchical_spec_reads_its_options_priors_and_figures(tmp_path):
-    from bayescm.models.hierarchical_priors import LKJ, HalfNormal, Normal
+    from bayescm.priors import LKJ, HalfNormal, Normal
 
     spec = load_spec(next(p for p in MODELS if p.stem == "auditc_meta"))
     assert spec.data == bcm.datasets.load("auditc")

@@ -26,6 +26,7 @@ from bayescm.models import registry
 from bayescm.models.context import FitContext, assemble
 from bayescm.models.pipeline import DIAGNOSTIC_METHODS, diagnostic_variables, sample_array
 from bayescm.priors import Beta, Dirichlet, Fixed, prior_to_dict, resolve_prior
+from bayescm.priors.protocol import Family
 
 __all__ = ["with_prevalence"]
 
@@ -36,7 +37,7 @@ class _Deployment:
     def __init__(self, spec: Any, kind: Any) -> None:
         self.kind = kind
         self.k = len(kind.labels)
-        self.multiclass = kind.parameter("prevalence").family == "dirichlet"
+        self.multiclass = kind.parameter("prevalence").family is Family.DIRICHLET
         self.fixed: Fixed | None = None
         self.prior: Any = None
         self.draws: np.ndarray | None = None

@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from bayescm.priors.protocol import Family, conjugate_to
+
 if TYPE_CHECKING:
     import pymc as pm
     import xarray as xr
@@ -62,23 +64,31 @@ class Parameter:
         Dims beyond the sample dims and the batch dim (``()`` for a scalar).
     long_name : str
         Human-readable name, stored as the variable's ``long_name``.
-    family : {"beta", "dirichlet"} or None
-        The conjugate prior family (None: no closed form; sampled with NUTS).
+    family : Family or None
+        The conjugate prior family (:class:`~bayescm.priors.protocol.Family`; None: no closed
+        form, sampled with NUTS). :meth:`takes` asks a prior whether it is conjugate to it.
     fixable : bool
         Whether :class:`~bayescm.Fixed` may replace its prior (the prevalence).
 
     Examples
     --------
+    >>> import bayescm as bcm
     >>> from bayescm.models.base import Parameter
-    >>> Parameter("tpr", (), "true positive rate", "beta").fixable
-    False
+    >>> from bayescm.priors.protocol import Family
+    >>> tpr = Parameter("tpr", (), "true positive rate", Family.BETA)
+    >>> tpr.fixable, tpr.takes(bcm.Jeffreys()), tpr.takes(bcm.priors.Normal(0, 1))
+    (False, True, False)
     """
 
     name: str
     dims: tuple[str, ...]
     long_name: str
-    family: str | None = None
+    family: Family | None = None
     fixable: bool = False
+
+    def takes(self, prior: Any) -> bool:
+        """Whether ``prior`` is conjugate to this parameter (the exact sampler can use it)."""
+        return self.family is not None and conjugate_to(prior, self.family)
 
 
 class ModelKind(ABC):

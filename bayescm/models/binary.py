@@ -26,6 +26,7 @@ from bayescm.metrics.base import BINARY_METRICS, Metric, evaluate
 from bayescm.models.base import ModelKind, Parameter
 from bayescm.models.registry import register
 from bayescm.priors import PriorSpec, resolve_prior
+from bayescm.priors.protocol import Family, family_of
 
 if TYPE_CHECKING:
     import pymc as pm
@@ -63,7 +64,7 @@ def resolve_binary_priors(
             )
         if getattr(p, "fixed", False) and p.shape != ():
             raise ValueError("A binary model's fixed prevalence is a single number in (0, 1).")
-        if getattr(p, "family", None) == "dirichlet":  # a prior of a vector, not a proportion
+        if family_of(p) is Family.DIRICHLET:  # a prior of a vector, not a proportion
             raise TypeError(
                 f"{type(p).__name__} is not a prior for the binary model's {name}; use a Beta "
                 "prior (bcm.Dirichlet is for multiclass matrices)."
@@ -155,10 +156,10 @@ class BinaryModel(ModelKind):
     metric_family = "binary"
     has_exact = True
     parameters = (
-        Parameter("prevalence", (), "prevalence (share of positives in the test set)", "beta",
+        Parameter("prevalence", (), "prevalence (share of positives in the test set)", Family.BETA,
                   fixable=True),
-        Parameter("tpr", (), "true positive rate (sensitivity)", "beta"),
-        Parameter("tnr", (), "true negative rate (specificity)", "beta"),
+        Parameter("tpr", (), "true positive rate (sensitivity)", Family.BETA),
+        Parameter("tnr", (), "true negative rate (specificity)", Family.BETA),
     )
     catalogue = BINARY_METRICS
 
@@ -312,7 +313,7 @@ def is_fixed(prior: Any) -> bool:
 
 def is_proper_beta(prior: Any) -> bool:
     """A proper Beta-family prior that draws itself with NumPy."""
-    return getattr(prior, "family", None) == "beta" and bool(getattr(prior, "proper", False))
+    return family_of(prior) is Family.BETA and bool(getattr(prior, "proper", False))
 
 
 def _first_matrix(data: Any) -> ConfusionMatrix | None:

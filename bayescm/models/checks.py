@@ -28,7 +28,7 @@ def check_prior_strength(kind: Any, priors: Mapping[str, Any], counts: np.ndarra
                           names: list[str] | None) -> None:
     """Warn when a multiclass row's prior pseudo-counts exceed a tenth of its test items."""
     rates = priors.get("rates")
-    if rates is None or not is_conjugate(rates) or kind.parameter("rates").family != "dirichlet":
+    if rates is None or not kind.parameter("rates").takes(rates):
         return
     k = counts.shape[-1]
     strength = _alpha(rates, (k, k)).sum(axis=-1)  # (K,)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bayescm.core.deprecation import moved
 from bayescm.metrics.base import BINARY_METRICS
 from bayescm.models.base import ModelKind, Parameter
 from bayescm.models.hierarchical_build import (
@@ -25,9 +26,6 @@ from bayescm.models.hierarchical_build import (
 )
 from bayescm.models.hierarchical_priors import (
     HIERARCHICAL_PARAMETERS,
-    LKJ,
-    HalfNormal,
-    Normal,
     default_priors,
     resolve_priors,
 )
@@ -39,9 +37,12 @@ if TYPE_CHECKING:
 _EXAMPLES: dict[int, Any] = {}
 """The example fits made so far in this process, by seed (see ``HierarchicalModel.example``)."""
 
-__all__ = ["GROUP_VARIABLES", "HIERARCHICAL_PARAMETERS", "LKJ", "POPULATION_VARIABLES",
-           "HalfNormal", "HierarchicalModel", "Normal", "build_hierarchical_model",
-           "default_priors", "resolve_priors", "sroc_draws"]
+__all__ = ["GROUP_VARIABLES", "HIERARCHICAL_PARAMETERS", "POPULATION_VARIABLES",
+           "HierarchicalModel", "build_hierarchical_model", "default_priors", "resolve_priors",
+           "sroc_draws"]
+
+__getattr__ = moved(__name__, {name: ("bayescm.priors", name)
+                               for name in ("Normal", "HalfNormal", "LKJ")})
 
 
 @register

@@ -268,7 +268,7 @@ def _warn(stats: Any, info: Mapping[str, Any], names: list[str], group: str,
 
     warn_convergence(stats, draws, target_accept,
                      "For the hierarchy: a stronger prior on the between-group scales "
-                     "(priors={'sd_logit_tpr': bcm.hierarchical.HalfNormal(0.5), ...}).")
+                     "(priors={'sd_logit_tpr': bcm.priors.HalfNormal(0.5), ...}).")
     flagged = [name for name, bad in zip(names, info["prior_dominated"][1], strict=True) if bad]
     if flagged:
         warn_user(f"{len(flagged)} {group}(s) with too few items to speak for themselves "

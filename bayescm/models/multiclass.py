@@ -46,6 +46,7 @@ from bayescm.priors.multiclass import (  # the prior resolution lives with the p
     preset_row,  # noqa: F401
     resolve_multiclass_priors,
 )
+from bayescm.priors.protocol import Family, family_of
 
 if TYPE_CHECKING:
     import pymc as pm
@@ -85,9 +86,9 @@ class MulticlassModel(ModelKind):
     scale_free = True  # every metric is invariant to the scale of theta (counts work)
     parameters = (
         Parameter("prevalence", ("class",), "class prevalence (share of each true class)",
-                  "dirichlet", fixable=True),
+                  Family.DIRICHLET, fixable=True),
         Parameter("rates", CELL_DIMS, "prediction rates: P(predicted class | true class)",
-                  "dirichlet"),
+                  Family.DIRICHLET),
     )
 
     def __init__(self, labels: Sequence[str], ordered: bool = False) -> None:
@@ -171,7 +172,7 @@ class MulticlassModel(ModelKind):
         k = len(self.labels)
         free = self.free(priors)
         used = [priors[p] for p in free]
-        if not all(getattr(p, "family", None) == "dirichlet" and p.proper for p in used):
+        if not all(family_of(p) is Family.DIRICHLET and p.proper for p in used):
             return None
         shapes = {"prevalence": (k,), "rates": (k, k)}
         return {p: draw_dirichlet(rng, _alpha(priors[p], shapes[p]), chains, draws)

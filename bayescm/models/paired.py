@@ -29,6 +29,7 @@ from bayescm.models.paired_prior import (
 from bayescm.models.pipeline import diagnostic_variables
 from bayescm.models.registry import register
 from bayescm.priors import Dirichlet
+from bayescm.priors.protocol import Family
 
 
 def _kind_and_catalogue(n_classes: int, positive: Hashable | None) -> tuple[str, dict[str, Metric]]:
@@ -314,7 +315,7 @@ class PairedModel(ModelKind):
     has_exact = True
     analyses = frozenset({"summary", "prob_superior", "rank_probabilities"})
     parameters = (Parameter("cells", ("true_class", "pred_a", "pred_b"),
-                            "joint cell probabilities", "dirichlet"),)
+                            "joint cell probabilities", Family.DIRICHLET),)
 
     def __init__(self, labels: Sequence[Any], family: str = "multiclass",
                  ordered: bool = False) -> None:

@@ -4,7 +4,9 @@
 by :data:`PARAMETERS` of the method; :func:`resolve_priors` merges them over
 :func:`default_priors`. Each prior here makes its own PyMC variable over the ``classifier`` dim
 (``create_variable(name, dims=)``), describes itself (``to_dict``) and is rebuilt from that
-description (``from_dict``), in the manner of pymc-extras' ``Prior``. A parameter may be one
+description (``from_dict``): :class:`bayescm.priors.Normal`, :class:`~bayescm.priors.HalfNormal`
+and :class:`~bayescm.priors.LogNormal` of the one prior system, a PreliZ distribution or a
+pymc-extras ``Prior``. A parameter may be one
 number for every classifier or a sequence with one per classifier: the binormal defaults are
 scaled to each classifier's own scores that way.
 """
@@ -12,19 +14,19 @@ scaled to each classifier's own scores that way.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from pytensor.tensor.variable import TensorVariable
+from bayescm.core.deprecation import moved
+from bayescm.priors import continuous as priors
+from bayescm.priors.protocol import Family, family_of
 
-__all__ = ["BIBETA_PARAMETERS", "BINORMAL_PARAMETERS", "PARAMETERS", "HalfNormal", "LogNormal",
-           "Normal", "default_priors", "prior_from_dict", "resolve_priors"]
+__all__ = ["BIBETA_PARAMETERS", "BINORMAL_PARAMETERS", "PARAMETERS", "default_priors",
+           "prior_from_dict", "resolve_priors"]
 
-Value = float | tuple[float, ...]
-"""One number for every classifier, or one per classifier."""
+__getattr__ = moved(__name__, {name: ("bayescm.priors", name)
+                               for name in ("Normal", "HalfNormal", "LogNormal")})
 
 BINORMAL_PARAMETERS = ("mu_pos", "sigma_pos", "mu_neg", "sigma_neg", "prevalence")
 """``priors={...}`` keys of ``method="binormal"``."""
@@ -44,131 +46,19 @@ LONG_NAMES = {
 """Long names of the class-distribution parameters (the prevalence's is the catalogue's)."""
 
 
-def _value(value: Any, what: str, positive: bool) -> Value:
-    """A float or a tuple of floats, finite (and > 0 when ``positive``), else an error."""
-    if isinstance(value, (str, bytes, bool)):
-        raise TypeError(f"{what} must be a number or a sequence of numbers, got {value!r}.")
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{what} must be a number or a sequence of numbers, got "
-                        f"{value!r}.") from None
-    if arr.ndim > 1 or arr.size == 0 or not np.all(np.isfinite(arr)):
-        raise ValueError(f"{what} must be a finite number or a 1-d sequence of them (one per "
-                         f"classifier), got {value!r}.")
-    if positive and np.any(arr <= 0):
-        raise ValueError(f"{what} must be > 0, got {value!r}.")
-    return float(arr) if arr.ndim == 0 else tuple(float(v) for v in arr)
-
-
-class _Prior:
-    """Shared behaviour: validation, the PyMC variable, ``to_dict`` and ``from_dict``."""
-
-    dist: ClassVar[str]
-    positive: ClassVar[tuple[str, ...]]
-
-    def __post_init__(self) -> None:
-        for f in fields(self):  # type: ignore[arg-type]
-            checked = _value(getattr(self, f.name), f"{self.dist} {f.name}",
-                             f.name in self.positive)
-            object.__setattr__(self, f.name, checked)
-
-    def _kwargs(self) -> dict[str, Any]:
-        names = [f.name for f in fields(self)]  # type: ignore[arg-type]
-        return {name: np.asarray(getattr(self, name)) for name in names}
-
-    def create_variable(self, name: str, dims: Any = None) -> TensorVariable:
-        """The variable ``name`` (with ``dims``) in the current ``pm.Model``."""
-        import pymc as pm
-
-        return getattr(pm, self.dist)(name, dims=dims, **self._kwargs())
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible description (:meth:`from_dict` rebuilds it)."""
-        out: dict[str, Any] = {"dist": self.dist}
-        for f in fields(self):  # type: ignore[arg-type]
-            v = getattr(self, f.name)
-            out[f.name] = list(v) if isinstance(v, tuple) else v
-        return out
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Any:
-        """The prior described by ``data`` (what :meth:`to_dict` wrote)."""
-        if data.get("dist") != cls.dist:
-            raise ValueError(f"{dict(data)!r} does not describe a {cls.dist} prior.")
-        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
-        extra = set(data) - names - {"dist", "name"}
-        if extra:
-            raise ValueError(f"Unknown key {sorted(extra)[0]!r} in a {cls.dist} prior; allowed: "
-                             f"{', '.join(sorted(names))}.")
-        return cls(**{k: v for k, v in data.items() if k in names})
-
-
-@dataclass(frozen=True)
-class Normal(_Prior):
-    """A normal prior (of a class's mean score): ``Normal(mu, sigma)``.
-
-    Examples
-    --------
-    >>> from bayescm.models.roc_parametric_priors import Normal
-    >>> Normal(0.5, [1.0, 2.0]).to_dict()
-    {'dist': 'Normal', 'mu': 0.5, 'sigma': [1.0, 2.0]}
-    >>> Normal.from_dict({"dist": "Normal", "mu": 0, "sigma": 1})
-    Normal(mu=0.0, sigma=1.0)
-    """
-
-    dist: ClassVar[str] = "Normal"
-    positive: ClassVar[tuple[str, ...]] = ("sigma",)
-    mu: Value = 0.0
-    sigma: Value = 1.0
-
-
-@dataclass(frozen=True)
-class HalfNormal(_Prior):
-    """A half-normal prior (of a class's score sd): the normal ``|N(0, sigma)|``.
-
-    Examples
-    --------
-    >>> from bayescm.models.roc_parametric_priors import HalfNormal
-    >>> HalfNormal(2).to_dict()
-    {'dist': 'HalfNormal', 'sigma': 2.0}
-    """
-
-    dist: ClassVar[str] = "HalfNormal"
-    positive: ClassVar[tuple[str, ...]] = ("sigma",)
-    sigma: Value = 1.0
-
-
-@dataclass(frozen=True)
-class LogNormal(_Prior):
-    """A log-normal prior (of a Beta shape parameter): ``log x ~ Normal(mu, sigma)``.
-
-    Examples
-    --------
-    >>> from bayescm.models.roc_parametric_priors import LogNormal
-    >>> LogNormal(0, 1.5).to_dict()
-    {'dist': 'LogNormal', 'mu': 0.0, 'sigma': 1.5}
-    """
-
-    dist: ClassVar[str] = "LogNormal"
-    positive: ClassVar[tuple[str, ...]] = ("sigma",)
-    mu: Value = 0.0
-    sigma: Value = 1.5
-
-
 def prior_from_dict(data: Mapping[str, Any]) -> Any:
-    """A :class:`Normal`, :class:`HalfNormal` or :class:`LogNormal` from its ``to_dict()``.
+    """A prior of a parametric ROC model from its ``to_dict()`` (:func:`bayescm.priors.from_dict`).
 
     Examples
     --------
-    >>> from bayescm.models.roc_parametric_priors import LogNormal, prior_from_dict
+    >>> from bayescm.priors import LogNormal
+    >>> from bayescm.models.roc_parametric_priors import prior_from_dict
     >>> prior_from_dict(LogNormal(0, 2).to_dict())
     LogNormal(mu=0.0, sigma=2.0)
     """
-    for cls in (Normal, HalfNormal, LogNormal):
-        if data.get("dist") == cls.dist:
-            return cls.from_dict(data)
-    raise ValueError(f"{dict(data)!r} is not a Normal, HalfNormal or LogNormal prior.")
+    from bayescm.priors import from_dict
+
+    return from_dict(data)
 
 
 def default_priors(method: str, scores: Sequence[np.ndarray]) -> dict[str, Any]:
@@ -195,7 +85,7 @@ def default_priors(method: str, scores: Sequence[np.ndarray]) -> dict[str, Any]:
     from bayescm.priors import Laplace
 
     if method == "bibeta":
-        return {**{p: LogNormal(0.0, 1.5) for p in BIBETA_PARAMETERS[:4]},
+        return {**{p: priors.LogNormal(0.0, 1.5) for p in BIBETA_PARAMETERS[:4]},
                 "prevalence": Laplace()}
     centre = [float(np.mean(s)) for s in scores]
     spread = [float(np.std(s, ddof=1)) if s.size > 1 else 0.0 for s in scores]
@@ -203,12 +93,9 @@ def default_priors(method: str, scores: Sequence[np.ndarray]) -> dict[str, Any]:
                                                                          strict=True)]
     mu = centre[0] if len(centre) == 1 else tuple(centre)
     sd = spread[0] if len(spread) == 1 else tuple(spread)
-    return {"mu_pos": Normal(mu, sd), "sigma_pos": HalfNormal(sd), "mu_neg": Normal(mu, sd),
-            "sigma_neg": HalfNormal(sd), "prevalence": Laplace()}
-
-
-_EXAMPLES = {"mu": "Normal(0, 1)", "si": "HalfNormal(1)", "al": "LogNormal(0, 1)",
-             "be": "LogNormal(0, 1)"}
+    return {"mu_pos": priors.Normal(mu, sd), "sigma_pos": priors.HalfNormal(sd),
+            "mu_neg": priors.Normal(mu, sd), "sigma_neg": priors.HalfNormal(sd),
+            "prevalence": Laplace()}
 
 
 def resolve_priors(method: str, overrides: Mapping[str, Any], scores: Sequence[np.ndarray]
@@ -217,14 +104,15 @@ def resolve_priors(method: str, overrides: Mapping[str, Any], scores: Sequence[n
 
     ``prevalence`` takes what the binary model's does (a name such as ``"jeffreys"``, a
     :class:`~bayescm.Beta`, a :class:`~bayescm.Fixed` value, a PreliZ or pymc-extras prior);
-    the other keys any object with ``create_variable(name)``: :class:`Normal`,
-    :class:`HalfNormal`, :class:`LogNormal` (one value or one per classifier), or a pymc-extras
-    ``Prior`` (with ``dims="classifier"`` when there are several classifiers).
+    the other keys :class:`~bayescm.priors.Normal`, :class:`~bayescm.priors.HalfNormal`,
+    :class:`~bayescm.priors.LogNormal` (one value or one per classifier), a PreliZ distribution,
+    or a pymc-extras ``Prior`` (with ``dims="classifier"`` when there are several classifiers).
 
     Examples
     --------
     >>> import numpy as np
-    >>> from bayescm.models.roc_parametric_priors import Normal, resolve_priors
+    >>> from bayescm.priors import Normal
+    >>> from bayescm.models.roc_parametric_priors import resolve_priors
     >>> resolve_priors("binormal", {"mu_pos": Normal(1, 1)}, [np.zeros(3)])["mu_pos"]
     Normal(mu=1.0, sigma=1.0)
     >>> resolve_priors("bibeta", {"mu_pos": Normal(1, 1)}, [np.zeros(3)])
@@ -232,7 +120,7 @@ def resolve_priors(method: str, overrides: Mapping[str, Any], scores: Sequence[n
     ...
     TypeError: ['mu_pos'] are not parameters of the bibeta model; valid keys: alpha_pos, ...
     """
-    from bayescm.priors import Fixed, resolve_prior
+    from bayescm.priors import Fixed, resolve_nuts_prior, resolve_prior
 
     valid = PARAMETERS[method]
     unknown = [k for k in overrides if k not in valid]
@@ -247,13 +135,11 @@ def resolve_priors(method: str, overrides: Mapping[str, Any], scores: Sequence[n
                                              or not 0 < float(value.value) < 1):
                 raise ValueError(f"A fixed prevalence of scored items is one number in (0, 1), "
                                  f"got {value.value!r}.")
-            if getattr(value, "family", None) == "dirichlet":
+            if family_of(value) is Family.DIRICHLET:
                 raise TypeError(f"The prevalence of scored items is one proportion: give a Beta "
                                 f"prior (or a Fixed value), got {value!r}.")
-        elif not hasattr(value, "create_variable"):
-            raise TypeError(f"The prior of {key} must make its own variable (an object with "
-                            f"create_variable(name), e.g. {_EXAMPLES[key[:2]]} from "
-                            f"bayescm.models.roc_parametric, or a pymc-extras Prior), got "
-                            f"{value!r}.")
+        else:
+            value = resolve_nuts_prior(value, key, "real" if key.startswith("mu") else
+                                       "positive")
         out[key] = value
     return out

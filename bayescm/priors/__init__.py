@@ -1,18 +1,25 @@
 """Prior specifications: small, validated, serialisable objects that make their own variables.
 
-Every bayescm prior makes its PyMC variable (``create_variable(name, dims=None)``), describes
-itself (``to_dict()``, rebuilt by :func:`from_dict`), updates in closed form and draws with
-NumPy; see :mod:`bayescm.priors.protocol`.
+Every prior the package accepts, for every model kind, follows one protocol
+(:mod:`bayescm.priors.protocol`): it makes its PyMC variable (``create_variable(name,
+dims=None)``), describes itself (``to_dict()``, rebuilt by :func:`from_dict`), draws with NumPy
+(``sample``) and declares its conjugate family, if any (the exact samplers ask for it). The
+proportions and class shares of the confusion-matrix models take :class:`Beta`,
+:class:`Dirichlet`, :class:`Fixed` and the presets; the means, scales and correlations of the
+NUTS models take :class:`Normal`, :class:`HalfNormal`, :class:`LogNormal` and :class:`LKJ`
+(:mod:`bayescm.priors.continuous`); PreliZ distributions and pymc-extras ``Prior`` objects are
+accepted wherever a NUTS model takes a prior.
 """
 
 from bayescm.priors.beta import Beta
+from bayescm.priors.continuous import LKJ, ContinuousPrior, HalfNormal, LogNormal, Normal
 from bayescm.priors.dirichlet import Dirichlet, PresetDirichlet, RatesByClass
 from bayescm.priors.external import PreliZPrior, from_preliz
 from bayescm.priors.fixed import Fixed
 from bayescm.priors.multiclass import preset_row, resolve_multiclass_priors
 from bayescm.priors.presets import PRIOR_NAMES, Flat, Haldane, Jeffreys, Laplace, Weak
 from bayescm.priors.protocol import PriorFactory, PriorSpec, is_conjugate
-from bayescm.priors.resolve import resolve_prior
+from bayescm.priors.resolve import resolve_nuts_prior, resolve_prior
 from bayescm.priors.serialize import (
     PRIOR_FORMS,
     PriorFormError,
@@ -21,8 +28,9 @@ from bayescm.priors.serialize import (
     register_prior_form,
 )
 
-__all__ = ["PRIOR_FORMS", "PRIOR_NAMES", "Beta", "Dirichlet", "Fixed", "Flat", "Haldane",
-           "Jeffreys", "Laplace", "PreliZPrior", "PresetDirichlet", "PriorFactory",
-           "PriorFormError", "PriorSpec", "RatesByClass", "Weak", "from_dict", "from_preliz",
-           "is_conjugate", "preset_row", "prior_to_dict", "register_prior_form",
-           "resolve_multiclass_priors", "resolve_prior"]
+__all__ = ["LKJ", "PRIOR_FORMS", "PRIOR_NAMES", "Beta", "ContinuousPrior", "Dirichlet", "Fixed",
+           "Flat", "Haldane", "HalfNormal", "Jeffreys", "Laplace", "LogNormal", "Normal",
+           "PreliZPrior", "PresetDirichlet", "PriorFactory", "PriorFormError", "PriorSpec",
+           "RatesByClass", "Weak", "from_dict", "from_preliz", "is_conjugate", "preset_row",
+           "prior_to_dict", "register_prior_form", "resolve_multiclass_priors",
+           "resolve_nuts_prior", "resolve_prior"]

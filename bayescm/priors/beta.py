@@ -14,6 +14,7 @@ import numpy as np
 from bayescm.core.exact import draw_beta
 from bayescm.priors.beta_constructors import BetaConstructors
 from bayescm.priors.protocol import (
+    Family,
     PriorSpec,
     as_rng,
     check_positive,
@@ -67,7 +68,7 @@ class Beta(BetaConstructors["Beta"], PriorSpec):
         object.__setattr__(self, "beta", check_positive(self.beta, "Beta beta", allow_zero))
 
     _improper_ok = False
-    family = "beta"
+    family = Family.BETA
 
     @property
     def name(self) -> str:

@@ -3,7 +3,8 @@
 A bayescm prior is a small frozen object. It answers questions about itself instead of being
 sorted by ``isinstance`` in the callers:
 
-* ``family``: the conjugate family it belongs to, ``"beta"``, ``"dirichlet"`` or None;
+* ``family``: the conjugate family it belongs to (:class:`Family`), or None; callers ask
+  :func:`conjugate_to` instead of comparing names;
 * ``fixed``: whether it is a known constant (:class:`~bayescm.Fixed`) rather than a distribution;
 * ``proper``: whether it integrates to one (Haldane does not);
 * ``conjugate``: whether the exact (closed-form) sampler can use it.
@@ -20,6 +21,7 @@ accepted as a :class:`PriorFactory` and sampled with NUTS.
 from __future__ import annotations
 
 import math
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
@@ -29,7 +31,51 @@ from bayescm.core.validate import check_real
 if TYPE_CHECKING:
     from pytensor.tensor.variable import TensorVariable
 
-__all__ = ["PriorFactory", "PriorSpec", "is_conjugate"]
+__all__ = ["Family", "PriorFactory", "PriorSpec", "conjugate_to", "family_of", "is_conjugate"]
+
+
+class Family(StrEnum):
+    """The conjugate families the exact samplers know; a prior and a parameter declare one.
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.priors.protocol import Family, conjugate_to
+    >>> conjugate_to(bcm.Jeffreys(), Family.BETA), conjugate_to(bcm.Jeffreys(), Family.DIRICHLET)
+    (True, False)
+    """
+
+    BETA = "beta"
+    """One proportion, conjugate to a binomial count (prevalence, TPR, TNR)."""
+    DIRICHLET = "dirichlet"
+    """A probability vector, conjugate to multinomial counts (class shares, a row of rates)."""
+
+
+def family_of(prior: Any) -> Family | None:
+    """The conjugate family a prior declares (None for factories and non-conjugate priors).
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.priors.protocol import family_of
+    >>> family_of(bcm.Dirichlet([1, 1])), family_of(object())
+    (<Family.DIRICHLET: 'dirichlet'>, None)
+    """
+    value = getattr(prior, "family", None)
+    return Family(value) if value is not None else None
+
+
+def conjugate_to(prior: Any, family: Family) -> bool:
+    """Whether the exact sampler of a ``family`` parameter can use ``prior`` (proper or not).
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.priors.protocol import Family, conjugate_to
+    >>> conjugate_to(bcm.priors.Normal(0, 1), Family.BETA)
+    False
+    """
+    return is_conjugate(prior) and family_of(prior) is family
 
 
 @runtime_checkable
@@ -92,12 +138,13 @@ class PriorSpec:
     >>> import bayescm as bcm
     >>> from bayescm.priors import PriorSpec
     >>> prior = bcm.Jeffreys()
-    >>> isinstance(prior, PriorSpec), prior.family, prior.fixed, prior.proper
+    >>> isinstance(prior, PriorSpec), str(prior.family), prior.fixed, prior.proper
     (True, 'beta', False, True)
     """
 
-    family: ClassVar[str | None] = None
-    """Conjugate family: ``"beta"`` (one proportion), ``"dirichlet"`` (a vector) or None."""
+    family: ClassVar[Family | None] = None
+    """Conjugate family (:class:`Family`): ``BETA`` (one proportion), ``DIRICHLET`` (a
+    vector) or None; callers ask :func:`conjugate_to`."""
     fixed: ClassVar[bool] = False
     """True for a known constant (no random variable, no likelihood for it)."""
     conjugate: ClassVar[bool] = True

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from bayescm.priors.external import from_preliz, is_preliz
 from bayescm.priors.presets import PRIOR_NAMES
 from bayescm.priors.protocol import PriorFactory, PriorSpec
 
-__all__ = ["resolve_prior"]
+__all__ = ["SUPPORTS", "resolve_nuts_prior", "resolve_prior"]
 
 
 def resolve_prior(prior: Any, parameter: str) -> Any:
@@ -70,3 +72,77 @@ def resolve_prior(prior: Any, parameter: str) -> Any:
         "preliz.Beta(mu=0.9, sigma=0.05), or an object with create_variable(name) such as a "
         "pymc-extras Prior."
     )
+
+
+SUPPORTS = {"real": (-np.inf, np.inf), "positive": (0.0, np.inf), "correlation": (-1.0, 1.0),
+            "proportion": (0.0, 1.0)}
+"""The supports a parameter of a NUTS model can have (its prior's support must lie within)."""
+_PRELIZ_AS_OWN = {"Normal": "Normal", "HalfNormal": "HalfNormal", "LogNormal": "LogNormal"}
+
+
+def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real") -> Any:
+    """A user's prior of a NUTS model's parameter (a mean, a scale, a correlation) as a prior.
+
+    Accepted: any bayescm prior (:class:`~bayescm.priors.Normal`, ``HalfNormal``,
+    ``LogNormal``, ``LKJ``, ...), a PreliZ distribution (its Normal, HalfNormal and LogNormal
+    become bayescm's own; any other whose support lies within the parameter's is sampled from
+    its ``to_pymc``), or a pymc-extras ``Prior`` (any object with ``create_variable(name)``).
+
+    Parameters
+    ----------
+    prior : object
+        The user's prior.
+    parameter : str
+        The parameter it is for (messages).
+    support : {"real", "positive", "correlation", "proportion"}, default "real"
+        Where the parameter lives; a PreliZ distribution must lie within it.
+
+    Returns
+    -------
+    object
+        A prior that makes its own variable.
+
+    Raises
+    ------
+    TypeError
+        A name, a number or another object that makes no variable, or a PreliZ distribution
+        with too wide a support.
+
+    See Also
+    --------
+    resolve_prior : The same for the proportions and class shares of the matrix models.
+    bayescm.priors.continuous : The priors of means, scales and correlations.
+
+    Examples
+    --------
+    >>> import preliz as pz
+    >>> from bayescm.priors import resolve_nuts_prior
+    >>> resolve_nuts_prior(pz.HalfNormal(0.5), "sd_logit_tpr", "positive")
+    HalfNormal(sigma=0.5)
+    >>> resolve_nuts_prior("laplace", "sd_logit_tpr", "positive")
+    Traceback (most recent call last):
+    ...
+    TypeError: The prior of sd_logit_tpr must make its own variable (create_variable(name)): ...
+    """
+    from bayescm.priors import continuous
+    from bayescm.priors.external import PreliZPrior, _params
+
+    low, high = SUPPORTS[support]
+    if isinstance(prior, PriorSpec) or (not is_preliz(prior) and isinstance(prior, PriorFactory)
+                                        and not isinstance(prior, str)):
+        return prior
+    if is_preliz(prior):
+        kind = type(prior).__name__
+        params = _params(prior)
+        lo, hi = (float(v) for v in getattr(prior, "support", (-np.inf, np.inf)))
+        if lo < low or hi > high:
+            raise TypeError(f"The PreliZ {kind} with support [{lo:g}, {hi:g}] cannot be the "
+                            f"prior of {parameter}, which lies in ({low:g}, {high:g}).")
+        if kind in _PRELIZ_AS_OWN and set(params) <= {"mu", "sigma"}:
+            return getattr(continuous, _PRELIZ_AS_OWN[kind])(**params)
+        return PreliZPrior(kind, params)
+    raise TypeError(
+        f"The prior of {parameter} must make its own variable (create_variable(name)): a "
+        "bayescm prior such as "
+        "bcm.priors.Normal(0, 1), bcm.priors.HalfNormal(0.5) or bcm.priors.LKJ(2), a PreliZ "
+        f"distribution, or a pymc-extras Prior; got {prior!r}.")

@@ -10,10 +10,11 @@ in order; when none matches, a :class:`PriorFormError` names the keys seen and t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from bayescm.priors.beta import Beta
+from bayescm.priors.continuous import LKJ, HalfNormal, LogNormal, Normal
 from bayescm.priors.dirichlet import Dirichlet, PresetDirichlet, RatesByClass
 from bayescm.priors.external import PreliZPrior
 from bayescm.priors.fixed import Fixed
@@ -235,6 +236,15 @@ def _is_pymc_distribution(name: Any) -> bool:
         and issubclass(getattr(pm, name), pm.Distribution)
 
 
+def _continuous(data: Mapping[str, Any], ctx: _Context) -> Any:
+    return _CONTINUOUS[str(_dist(data))][0].from_dict(data)
+
+
+_CONTINUOUS = {cls.dist.lower(): (cls, {f.name for f in fields(cls)})
+               for cls in (Normal, HalfNormal, LogNormal, LKJ)}
+"""The continuous priors by lower-case ``dist``, with their parameter names."""
+
+
 def _has(*keys: str) -> Callable[[Mapping[str, Any]], bool]:
     return lambda d: "dist" not in d and set(keys) <= set(d)
 
@@ -267,6 +277,10 @@ _BUILT_IN = [  # tried in this order; the first that matches builds
     PriorForm("{dist = 'PreliZ', kind, params}", lambda d: _dist(d) == "preliz", _preliz),
     PriorForm("a stored custom prior {dist, name = 'custom', repr} (not rebuildable)",
               lambda d: d.get("name") == "custom" and "repr" in d, _custom),
+    PriorForm("{dist = 'Normal' | 'HalfNormal' | 'LogNormal' | 'LKJ', <its parameters>}",
+              lambda d: _dist(d) in _CONTINUOUS and "kwargs" not in d
+              and bool(set(d) - {"dist", "name"})  # {dist = "Normal"} alone: pymc-extras's
+              and set(d) - {"dist", "name"} <= _CONTINUOUS[str(_dist(d))][1], _continuous),
     PriorForm("a pymc-extras Prior without parameters {dist = <PyMC distribution>}",
               lambda d: set(d) <= _PYMC_EXTRAS_KEYS and _is_pymc_distribution(d["dist"]),
               _pymc_extras),

@@ -16,6 +16,7 @@ import numpy as np
 
 from bayescm.core.exact import draw_dirichlet
 from bayescm.priors.protocol import (
+    Family,
     PriorSpec,
     as_rng,
     dims_shape,
@@ -54,7 +55,7 @@ def simplex_variable(name: str, alpha: np.ndarray, dims: Any) -> TensorVariable:
 class _Simplex(PriorSpec):
     """What the Dirichlet priors share: variable, update and draws from a concentration."""
 
-    family = "dirichlet"
+    family = Family.DIRICHLET
 
     def concentration(self, k: int, role: str = "prevalence") -> np.ndarray:  # pragma: no cover
         """The concentration as a K-vector (``"prevalence"``) or K x K (``"rates"``)."""
