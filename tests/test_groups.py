@@ -206,6 +206,7 @@ def test_results_do_not_alias_the_tree(batch):
 
 
 # ---------------------------------------------------------------------------- hierarchical
+@pytest.mark.slow  # a NUTS fit
 def test_hierarchical_fit_with_empty_groups(hier):
     gaps = group_gaps(hier)
     assert gaps.attrs["group_dim"] == "study" and gaps.attrs["reference"] == "2"
@@ -224,6 +225,7 @@ def test_hierarchical_fit_with_empty_groups(hier):
     np.testing.assert_allclose(gaps["tpr_gap"], x - x.sel(study="2"))
 
 
+@pytest.mark.slow  # a NUTS fit
 def test_unpooled_fit_of_a_hierarchical_result(hier):
     flat = unpooled_fit(hier)
     assert flat.attrs["model"] == "binary" and flat.attrs["group"] == "study"
@@ -239,6 +241,7 @@ def test_unpooled_fit_of_a_hierarchical_result(hier):
         20 / 31, abs=0.02)
 
 
+@pytest.mark.slow  # a NUTS fit
 def test_plot_with_the_unpooled_intervals(hier):
     flat = unpooled_fit(hier)
     ax = plot_group_gaps(hier, "tpr_gap", unpooled=flat)

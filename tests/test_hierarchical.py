@@ -108,6 +108,7 @@ def test_e_bfmi_of_a_random_walk_is_low():
     assert np.all(e_bfmi(rng.normal(size=(2, 2000))) > 1.5)  # independent draws: about 2
 
 
+@pytest.mark.slow  # a NUTS fit
 def test_tree_flags_small_groups_and_carries_diagnostics(small_hierarchical):
     idata = small_hierarchical
     info = idata["group_info"]
@@ -131,6 +132,7 @@ def test_tree_flags_small_groups_and_carries_diagnostics(small_hierarchical):
         float(post["tpr_new"].std()), rel=0.25)
 
 
+@pytest.mark.slow  # a NUTS fit
 def test_new_group_ppv_at_a_deployment_prevalence(small_hierarchical):
     deployed = bcm.with_prevalence(small_hierarchical, 0.02)
     post = deployed["posterior"]

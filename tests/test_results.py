@@ -105,7 +105,7 @@ def test_summary_options(cocaine):
 
 
 @pytest.mark.filterwarnings("ignore:bulk ESS")
-@pytest.mark.parametrize("method", ["exact", "nuts"])
+@pytest.mark.parametrize("method", ["exact", pytest.param("nuts", marks=pytest.mark.slow)])
 def test_summary_kinds_split_the_full_table(cocaine, method):
     """``kind="stats"`` and ``kind="diagnostics"`` are the two halves of the full table."""
     draws = 5_000 if method == "exact" else 200

@@ -119,6 +119,7 @@ def test_bibeta_losses_are_the_expectations():
 
 
 # ------------------------------------------------------------------ recovery and agreement
+@pytest.mark.slow  # a NUTS fit
 def test_binormal_recovers_the_auc_and_agrees_with_the_bootstrap(two_binormal):
     data, idata = two_binormal
     boot = bcm.fit(data, draws=500, metrics=["acc"], random_seed=24)
@@ -134,6 +135,7 @@ def test_binormal_recovers_the_auc_and_agrees_with_the_bootstrap(two_binormal):
     assert abs(mu.mean() - 1.6) < 3 * mu.std() + 0.05
 
 
+@pytest.mark.slow  # a NUTS fit
 def test_bibeta_recovers_auc_and_losses(one_bibeta):
     _, idata = one_bibeta
     post = idata["posterior"]
@@ -151,6 +153,7 @@ def test_bibeta_recovers_auc_and_losses(one_bibeta):
 
 
 # ------------------------------------------------------------------ priors
+@pytest.mark.slow  # a NUTS fit
 def test_prior_override_by_key_changes_the_posterior():
     y, s = binormal_scores(120, 1.0, seed=41)
     data = bcm.Scores(y, s, positive=True)
@@ -194,6 +197,7 @@ def test_bibeta_refuses_scores_outside_the_unit_interval():
 
 
 # ------------------------------------------------------------------ the result tree
+@pytest.mark.slow  # a NUTS fit
 def test_layout_matches_the_bootstrap(two_binormal, one_bibeta, tmp_path):
     for data, idata in (two_binormal, one_bibeta):
         method = idata.attrs["method"]
@@ -223,6 +227,7 @@ def test_layout_matches_the_bootstrap(two_binormal, one_bibeta, tmp_path):
         assert len(bcm.summary(loaded, var_names=["auc"])) >= 1
 
 
+@pytest.mark.slow  # a NUTS fit
 def test_summary_and_prob_superior(two_binormal):
     _, idata = two_binormal
     table = bcm.summary(idata, var_names=["auc", "mu_pos", "tpr"])

@@ -260,6 +260,7 @@ def test_scores_spec_summary_and_forest(tmp_path):
 
 
 
+@pytest.mark.slow  # a NUTS fit
 def test_parametric_scores_spec_passes_its_priors(tmp_path):
     """A binormal spec's [priors] reach the PyMC model (the stored priors name them)."""
     import json

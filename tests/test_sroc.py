@@ -22,6 +22,8 @@ CELLS = {"A": (45, 5, 8, 92), "B": (30, 6, 12, 70), "C": (60, 4, 9, 120), "D": (
 """Six sites of one test (tp, fn, fp, tn); site E found every positive."""
 
 
+pytestmark = pytest.mark.slow  # every test reads a NUTS fit (the hierarchical example)
+
 @pytest.fixture(scope="module")
 def idata():
     """The six sites of ``HierarchicalModel.example()`` (2 x 500 draws, kept per process and

@@ -69,9 +69,8 @@ def curve_bands(idata: xr.DataTree, curve: str = "roc", hdi_prob: float | None =
     """
     from bayescm.models.roc import curve_bands as bands_of
 
-    if registry.kind_of(idata).key != "scores":
-        raise ValueError("curve_bands reads the curves of a scores fit: "
-                         "bcm.fit(bcm.Scores(y_true, scores)).")
+    registry.kind_of(idata, "curve_bands", "curve_bands reads whole curves per draw: fit "
+                     "scored items, bcm.fit(bcm.Scores(y_true, scores)).")
     if curve not in CURVES:
         raise ValueError(f"curve must be one of {', '.join(map(repr, CURVES))}, got {curve!r}.")
     post = box.get_group(idata, "posterior")

@@ -140,10 +140,8 @@ def sroc_regions(idata: xr.DataTree, hdi_prob: float | None = None, n_points: in
     """
     from scipy.special import expit
 
-    kind = registry.kind_of(idata)
-    if kind.key != "hierarchical":
-        raise ValueError("sroc_regions reads a hierarchical fit: bcm.fit(matrices, "
-                         f"model='hierarchical', group='study'); this is {kind.description}.")
+    registry.kind_of(idata, "sroc_regions", "Fit several studies or sites partially pooled: "
+                     "bcm.fit(matrices, model='hierarchical', group='study').")
     if isinstance(n_points, bool) or not isinstance(n_points, int) or n_points < 3:
         raise ValueError(f"n_points must be a whole number >= 3, got {n_points!r}.")
     prob = hdi_prob_for(hdi_prob, idata)

@@ -44,15 +44,15 @@ def group_dim(idata: xr.DataTree) -> tuple[str, str]:
     kind = registry.kind_of(idata)
     attrs = box.root_attrs(idata)
     post = box.get_group(idata, "posterior")
-    if kind.key == "hierarchical" or getattr(kind, "pooled_groups", False):
+    if kind.pooled_groups:
         dim = str(attrs.get("group", "group"))
         return dim, dim
-    if kind.key == "binary" and "classifier" in post.dims:
+    if "group_gaps" in kind.analyses and "classifier" in post.dims:
         if "prior_choice" in post.dims:
             raise ValueError("This is a prior_sensitivity result (a prior_choice dim); compare "
                              "groups on one fit, e.g. bcm.fit(matrices, prior=...).")
         return "classifier", str(attrs.get("group", "classifier"))
-    what = ("the fit of one matrix" if kind.key == "binary" else
+    what = ("the fit of one matrix" if "group_gaps" in kind.analyses else
             kind.description or f"a {kind.key} result")
     raise ValueError(
         f"Gaps between groups need several groups of one binary classifier; this is {what}. "

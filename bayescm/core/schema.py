@@ -141,8 +141,5 @@ def validate(tree: Any) -> None:
             coords = [str(v) for v in obs.coords["true_class"].values]
             if coords != [str(v) for v in labels]:
                 raise _fail("labels", f"lists {labels}, but the counts' classes are {coords}")
-    if attrs["model"] == "binary" and "positive" in attrs and labels is not None and str(
-            attrs["positive"]) != labels[0]:
-        raise _fail("positive", f"is {attrs['positive']!r}, but the first label is {labels[0]!r}")
     for check in _KIND_CHECK:
         check(tree)

@@ -48,8 +48,16 @@ Derived = dict[str, tuple[tuple[str, ...], np.ndarray]]
 """Derived arrays by name: ``(extra dims, array)`` with the sample (and batch) axes leading."""
 
 ANALYSES = ("summary", "with_prevalence", "posterior_predictive", "prior_predictive",
-            "prob_superior", "rank_probabilities", "informedness", "refit")
-"""The analyses a kind can declare (``ModelKind.analyses``)."""
+            "prob_superior", "rank_probabilities", "informedness", "refit", "curve_bands",
+            "sroc_regions", "group_gaps")
+"""The analyses a kind can declare (``ModelKind.analyses``); any other raises a ValueError
+naming the kind (:func:`bayescm.models.registry.require`). ``curve_bands``: whole curves per
+draw (scores); ``sroc_regions``: a population of groups with a summary ROC (a hierarchical
+fit); ``group_gaps``: several groups of one classifier to compare draw by draw."""
+DEFAULT_ANALYSES = frozenset(("summary", "with_prevalence", "posterior_predictive",
+                              "prior_predictive", "prob_superior", "rank_probabilities",
+                              "informedness", "refit"))
+"""What a kind fitted from confusion matrices declares unless it says otherwise."""
 
 
 @dataclass(frozen=True)
@@ -122,13 +130,22 @@ class ModelKind(ABC):
     """Draws per chain when ``fit`` is not given ``draws``."""
     metric_family: ClassVar[str] = "binary"
     """What custom metrics take: ``"binary"`` (cells tp, fn, fp, tn) or ``"multiclass"`` (theta)."""
-    analyses: ClassVar[frozenset[str]] = frozenset(ANALYSES)
+    analyses: ClassVar[frozenset[str]] = DEFAULT_ANALYSES
     catalogue: dict[str, Metric]
     pooled_groups: ClassVar[bool] = False
     """Whether results hold several partially pooled groups (per-group, pooled and new-group
     rates); analyses that exchange parameters treat those rows together."""
     scale_free: ClassVar[bool] = False
     """Whether every metric is invariant to the scale of theta (then counts can be used)."""
+    standard_pipeline: ClassVar[bool] = True
+    """Whether :func:`bayescm.fit` runs the standard pipeline of matrix kinds
+    (:func:`~bayescm.models.fitting.fit_standard`), or the kind's own :meth:`fit`."""
+    elementwise: ClassVar[bool] = False
+    """Whether :meth:`derive` works element by element on any leading shape (the batch path
+    may then lay the draws out classifier-major and skip transpositions)."""
+    figures: ClassVar[tuple[str, ...]] = ("metrics",)
+    """The figures a specification draws for this kind by default, by the name of the
+    ``bcm.plots`` function without ``plot_`` (``"metrics"``, ``"roc"``, ``"sroc"``, ...)."""
 
     def __init__(self, labels: Sequence[Any]) -> None:
         self.labels = [str(v) for v in labels]
@@ -256,15 +273,18 @@ class ModelKind(ABC):
                skip: Any = None) -> Derived:
         """Parameters, ``theta`` and metrics as ``{name: (extra_dims, array)}``."""
 
-    def fit(self, ctx: Any, options: Mapping[str, Any]) -> xr.DataTree | None:
-        """A kind's own way to fit (its own data or sampler); None runs the standard pipeline.
+    def fit(self, ctx: Any, options: Mapping[str, Any]) -> xr.DataTree:
+        """A kind's own way to fit (its own data or sampler), when it declares one.
 
         ``ctx`` is the :class:`~bayescm.models.context.FitContext` of the call and ``options``
-        ``fit``'s sampler options. Kinds fitted from confusion matrices with the standard steps
-        keep this default: :func:`bayescm.models.fitting.fit` then runs
-        :func:`~bayescm.models.fitting.fit_standard`.
+        ``fit``'s sampler options. Kinds that keep :attr:`standard_pipeline` never reach this:
+        :func:`bayescm.fit` runs :func:`~bayescm.models.fitting.fit_standard` for them (draw,
+        derive, diagnostics, prior group, observed values, assemble). Kinds with their own data
+        (scores) or their own sampler (the hierarchical model) set ``standard_pipeline =
+        False`` and override this method.
         """
-        return None
+        raise NotImplementedError(f"The {self.key} model declares standard_pipeline = False "
+                                  "but has no fit of its own.")
 
     @classmethod
     def example(cls, random_seed: int = 0) -> xr.DataTree:

@@ -23,7 +23,7 @@ import numpy as np
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.exact import draw_beta
 from bayescm.metrics.base import BINARY_METRICS, Metric, evaluate
-from bayescm.models.base import ModelKind, Parameter
+from bayescm.models.base import DEFAULT_ANALYSES, ModelKind, Parameter
 from bayescm.models.registry import register
 from bayescm.priors import PriorSpec, resolve_prior
 from bayescm.priors.protocol import Family, family_of
@@ -151,6 +151,8 @@ class BinaryModel(ModelKind):
     ['prevalence', 'tpr', 'tnr']
     """
 
+    analyses = DEFAULT_ANALYSES | {"group_gaps"}
+    elementwise = True
     key = "binary"
     description = "a binary fit"
     metric_family = "binary"
@@ -181,6 +183,17 @@ class BinaryModel(ModelKind):
     def root_attrs(self) -> dict[str, Any]:
         """The positive class (the first label)."""
         return {"positive": self.labels[0]}
+
+    @classmethod
+    def from_attrs(cls, attrs: Mapping[str, Any], labels: Sequence[Any]) -> BinaryModel:
+        """Two labels, the first of them the ``positive`` attribute."""
+        if labels and len(labels) != 2:
+            raise ValueError(f"a binary model has 2 classes, the attribute 'labels' lists "
+                             f"{len(labels)}")
+        if labels and "positive" in attrs and str(attrs["positive"]) != str(labels[0]):
+            raise ValueError(f"the attribute 'positive' is {attrs['positive']!r}, but the first "
+                             f"label is {labels[0]!r}")
+        return cls(labels)
 
     @classmethod
     def example(cls, random_seed: int = 0) -> Any:

@@ -195,8 +195,9 @@ def fit(
         options["group"] = group
     if progressbar:
         options["progressbar"] = progressbar
-    own = ctx.kind.fit(ctx, options)  # a kind with its own data or sampler
-    return fit_standard(ctx.kind, ctx, options) if own is None else own
+    if ctx.kind.standard_pipeline:
+        return fit_standard(ctx.kind, ctx, options)
+    return ctx.kind.fit(ctx, options)  # a kind with its own data or sampler
 
 
 def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -> xr.DataTree:

@@ -60,12 +60,14 @@ class HierarchicalModel(ModelKind):
     """
 
     key = "hierarchical"
+    standard_pipeline = False  # its own fit
     description = "a hierarchical (partially pooled) fit"
     default_draws = 1000
     parameters = tuple(Parameter(name, (), LONG_NAMES.get(name, "prevalence of each group"), None)
                        for name in HIERARCHICAL_PARAMETERS)
     analyses = frozenset({"summary", "informedness", "prob_superior", "rank_probabilities",
-                          "with_prevalence"})
+                          "with_prevalence", "sroc_regions", "group_gaps"})
+    figures = ("group_forest", "sroc")
     pooled_groups = True
     catalogue = BINARY_METRICS
 

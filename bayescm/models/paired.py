@@ -310,6 +310,7 @@ class PairedModel(ModelKind):
     """
 
     key = "paired"
+    standard_pipeline = False  # its own fit
     description = "a paired comparison"
     accepts_matrices = False
     has_exact = True

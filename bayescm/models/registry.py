@@ -189,8 +189,7 @@ def for_data(data: Any, model: str = "auto") -> ModelKind:
     """The kind that fits ``data``: ``model`` if named, else the first kind that accepts it."""
     if model != "auto":
         return get(model).from_data(data)
-    for key in ("binary", "multiclass", "scores"):  # the built-in kinds that accept data
-        _load_built_in(key)
+    _load_built_in()  # every kind is asked, in the order registered (built-in kinds first)
     for cls in _KINDS.values():
         if cls.accepts(data):
             return cls.from_data(data)
@@ -198,7 +197,8 @@ def for_data(data: Any, model: str = "auto") -> ModelKind:
 
     as_batch(data)  # names what is wrong with data that is not a matrix or a batch of them
     raise TypeError(f"No model fits {type(data).__name__}; pass a bcm.ConfusionMatrix, a "
-                    "mapping of name -> ConfusionMatrix, or bcm.Scores.")
+                    "mapping of name -> ConfusionMatrix, or an input object of a registered "
+                    f"kind ({', '.join(keys())}).")
 
 
 def kind_of(idata: Any, analysis: str | None = None, remedy: str = "", *,

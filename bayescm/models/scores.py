@@ -266,11 +266,14 @@ class ScoresModel(ModelKind):
     """
 
     key = "scores"
+    standard_pipeline = False  # its own fit
     description = "a scores (ROC) fit"
     accepts_matrices = False
     has_exact = True
     default_draws = 1000
-    analyses = frozenset({"summary", "prob_superior", "rank_probabilities", "informedness"})
+    analyses = frozenset({"summary", "prob_superior", "rank_probabilities", "informedness",
+                          "curve_bands"})
+    figures = ("roc", "pr", "reliability")
     catalogue = _CATALOGUE
 
     def __init__(self, labels: Sequence[Any] = ("positive", "negative")) -> None:
