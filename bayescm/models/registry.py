@@ -14,6 +14,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,31 +40,40 @@ def check_tree_kind(tree: Any) -> None:
 
     Rebuilds the kind from the root attributes, compares the stored parameters' dims with the
     kind's table (:meth:`~bayescm.models.base.ModelKind.check_layout`) and reads every prior
-    in the ``priors`` attribute back.
+    in the ``priors`` attribute back. The attributes' part is a pure function of their text,
+    so it is done once per distinct text (:func:`_kind_from_attrs`).
 
     Raises
     ------
     ValueError
         The kind cannot be rebuilt, a parameter has other dims, or a prior cannot be read.
     """
-    import json
-
-    from bayescm.priors.serialize import PriorFormError, from_dict
-
-    attrs = dict(tree.attrs)
-    labels = json.loads(attrs["labels"]) if "labels" in attrs else []
-    try:
-        kind = get(str(attrs["model"])).from_attrs(attrs, labels)
-    except (TypeError, ValueError, KeyError) as err:
-        raise ValueError(f"The result's attributes do not rebuild its {attrs['model']!r} "
-                         f"model ({err}); the tree was edited or not written by bcm.fit. Refit "
-                         "it, or restore the attributes.") from None
+    kind = _kind_from_attrs(tuple(sorted((str(k), v if isinstance(v, (str, int, float))
+                                          else str(v)) for k, v in tree.attrs.items())))
     for group in ("posterior", "prior"):
         if group in tree.children:
             node = tree.children[group]
             kind.check_layout({str(k): tuple(str(d) for d in v.dims)
-                               for k, v in node.data_vars.items()})
+                               for k, v in node.variables.items()})
             break
+
+
+@functools.lru_cache(maxsize=256)
+def _kind_from_attrs(items: tuple[tuple[str, Any], ...]) -> ModelKind:
+    """The kind the root attributes describe, its priors read back once (see above)."""
+    import json
+
+    from bayescm.priors.serialize import PriorFormError, from_dict
+
+    attrs = dict(items)
+    model = str(attrs["model"])
+    labels = json.loads(attrs["labels"]) if "labels" in attrs else []
+    try:
+        kind = get(model).from_attrs(attrs, labels)
+    except (TypeError, ValueError, KeyError) as err:
+        raise ValueError(f"The result's attributes do not rebuild its {model!r} model ({err}); "
+                         "the tree was edited or not written by bcm.fit. Refit it, or restore "
+                         "the attributes.") from None
     for name, spec in json.loads(attrs.get("priors", "{}")).items():
         if not isinstance(spec, (dict, str)) or (
                 isinstance(spec, dict) and spec.get("name") == "custom"):
@@ -71,12 +81,13 @@ def check_tree_kind(tree: Any) -> None:
         try:
             from_dict(spec, parameter=name)
         except PriorFormError:
-            continue  # a form only the kind itself reads (its own prior classes)
+            continue  # a form only the kind itself reads
         except (TypeError, ValueError, KeyError) as err:
             raise ValueError(f"The result's attribute 'priors' holds {spec!r} for {name!r}, "
                              f"which is not a prior bayescm can read ({err}); the tree was "
                              "edited or not written by bcm.fit. Refit it, or restore the "
                              "attribute.") from None
+    return kind
 
 
 set_kind_check(check_tree_kind)
