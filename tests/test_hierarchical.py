@@ -6,12 +6,8 @@ import numpy as np
 import pytest
 
 import bayescm as bcm
-from bayescm.models.hierarchical import (
-    HalfNormal,
-    build_hierarchical_model,
-    resolve_priors,
-    sroc_draws,
-)
+from bayescm.models.hierarchical import build_hierarchical_model, resolve_priors, sroc_draws
+from bayescm.priors import HalfNormal
 
 
 def sites(g: int, seed: int, mu=(1.5, 2.0), sd=(0.5, 0.7), r=-0.4, zero_fn: bool = False

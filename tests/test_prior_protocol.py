@@ -341,3 +341,62 @@ def test_preliz_other_distributions():
         resolve_prior(pz.Beta(), "tpr")
     with pytest.raises(TypeError, match="one proportion"):
         resolve_multiclass_priors(LABELS3, prior)
+
+
+def test_the_nuts_models_priors_follow_the_one_protocol():
+    """Normal, HalfNormal, LogNormal and LKJ: variable, draws, round trip, no conjugacy."""
+    import pymc as pm
+
+    from bayescm.priors import LKJ, HalfNormal, LogNormal, Normal
+    from bayescm.priors.protocol import Family, conjugate_to
+
+    for prior, support in ((Normal(1, 2), (-np.inf, np.inf)), (HalfNormal(0.5), (0, np.inf)),
+                           (LogNormal(0, 1), (0, np.inf)), (LKJ(2), (-1, 1))):
+        assert from_dict(json.loads(json.dumps(prior.to_dict()))) == prior
+        draws = prior.sample(random_seed=0, size=2000)
+        assert draws.shape == (2000,) and support[0] < draws.min() and draws.max() < support[1]
+        assert not conjugate_to(prior, Family.BETA) and not prior.conjugate
+        with pm.Model():
+            var = prior.create_variable("x")
+            logp = pm.logp(var, 0.3).eval() if prior.dist != "LKJ" else None
+        if prior.dist == "Normal":
+            assert float(logp) == pytest.approx(stats.norm(1, 2).logpdf(0.3))
+        if prior.dist == "HalfNormal":
+            assert float(logp) == pytest.approx(stats.halfnorm(scale=0.5).logpdf(0.3))
+    assert LKJ(1).sample(random_seed=1, size=20000).std() == pytest.approx(
+        1 / np.sqrt(3), abs=0.01)  # eta = 1: uniform on (-1, 1)
+
+
+def test_old_spellings_of_the_nuts_priors_warn_and_still_work():
+    import importlib
+    import warnings
+
+    from bayescm.priors import HalfNormal
+
+    for module in ("bayescm.models.hierarchical", "bayescm.models.hierarchical_priors",
+                   "bayescm.models.roc_parametric_priors", "bayescm.models.roc_parametric"):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            cls = importlib.import_module(module).HalfNormal
+        assert cls is HalfNormal
+        assert any(issubclass(w.category, DeprecationWarning)
+                   and "bayescm.priors.HalfNormal" in str(w.message) for w in seen), module
+
+
+def test_preliz_and_pymc_extras_priors_are_taken_by_the_nuts_models():
+    import preliz as pz
+    from pymc_extras.prior import Prior
+
+    from bayescm.models.hierarchical_priors import resolve_priors as hierarchical
+    from bayescm.models.roc_parametric_priors import resolve_priors as parametric
+
+    got = hierarchical({"sd_logit_tpr": pz.HalfNormal(0.5), "corr_logit": pz.Uniform(-1, 1),
+                        "mu_logit_tpr": Prior("Normal", mu=1, sigma=1)})
+    assert got["sd_logit_tpr"] == bcm.priors.HalfNormal(0.5)
+    assert type(got["corr_logit"]).__name__ == "PreliZPrior"
+    assert type(got["mu_logit_tpr"]) is Prior
+    with pytest.raises(TypeError, match="support"):
+        hierarchical({"sd_logit_tpr": pz.Normal(0, 1)})  # a scale cannot be negative
+    scores = [np.array([0.1, 0.5, 0.9])]
+    assert parametric("binormal", {"mu_pos": pz.Normal(0, 3)}, scores)["mu_pos"] == \
+        bcm.priors.Normal(0, 3)

@@ -11,15 +11,10 @@ from scipy import integrate, special, stats
 import bayescm as bcm
 from bayescm.core.container import read_json_attr
 from bayescm.models.nuts import ConvergenceWarning
-from bayescm.models.roc_parametric import (
-    HalfNormal,
-    LogNormal,
-    Normal,
-    ScoreRangeError,
-    build_parametric_model,
-)
+from bayescm.models.roc_parametric import ScoreRangeError, build_parametric_model
 from bayescm.models.roc_parametric_curves import BiBeta, Binormal, curve_metrics
 from bayescm.models.roc_parametric_priors import prior_from_dict
+from bayescm.priors import HalfNormal, LogNormal, Normal
 
 FAST = {"draws": 300, "chains": 2, "tune": 400}
 LEFT_OUT = {"binormal": {"brier", "log_loss", "ece", "ece_reference", "reliability"},

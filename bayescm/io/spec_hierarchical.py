@@ -133,6 +133,7 @@ def parse_hierarchical_priors(priors: Any, source: Any) -> dict[str, Any]:
     {'priors': {'sd_logit_tpr': HalfNormal(sigma=0.5)}}
     """
     from bayescm.models import hierarchical_priors as hp
+    from bayescm.priors import continuous
 
     where = _where(source)
     _check_keys(priors, hp.HIERARCHICAL_PARAMETERS, "priors", source)
@@ -163,7 +164,7 @@ def parse_hierarchical_priors(priors: Any, source: Any) -> dict[str, Any]:
                 if name != "mu" and number <= 0:
                     raise ValueError(f"{name} must be > 0, got {number!r}.")
                 args[name] = float(number)
-            out[key] = getattr(hp, dist)(**args)
+            out[key] = getattr(continuous, dist)(**args)
         except (ValueError, TypeError) as err:
             raise SpecError(f"{where}[priors] {key}: {err}") from None
     return {"priors": out}

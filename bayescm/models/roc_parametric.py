@@ -47,6 +47,7 @@ import xarray as xr
 
 from bayescm.core import container as box
 from bayescm.core.arguments import warn_user
+from bayescm.core.deprecation import moved
 from bayescm.core.resources import check_memory
 from bayescm.core.scores import Scores
 from bayescm.core.streams import child
@@ -55,14 +56,7 @@ from bayescm.metrics.scores import SCORE_METRICS
 from bayescm.models.pipeline import diagnostic_variables
 from bayescm.models.roc_checks import check_parametric_fit
 from bayescm.models.roc_parametric_curves import BiBeta, Binormal, curve_metrics, threshold_cells
-from bayescm.models.roc_parametric_priors import (
-    LONG_NAMES,
-    PARAMETERS,
-    HalfNormal,
-    LogNormal,
-    Normal,
-    resolve_priors,
-)
+from bayescm.models.roc_parametric_priors import LONG_NAMES, PARAMETERS, resolve_priors
 
 if TYPE_CHECKING:
     import pymc as pm
@@ -70,8 +64,11 @@ if TYPE_CHECKING:
     from bayescm.metrics.base import Metric
     from bayescm.models.context import FitContext
 
-__all__ = ["EDGE", "PARAMETRIC_METHODS", "PARAMETERS", "HalfNormal", "LogNormal", "Normal",
-           "ScoreRangeError", "build_parametric_model", "fit_parametric"]
+__all__ = ["EDGE", "PARAMETRIC_METHODS", "PARAMETERS", "ScoreRangeError",
+           "build_parametric_model", "fit_parametric"]
+
+__getattr__ = moved(__name__, {name: ("bayescm.priors", name)
+                               for name in ("Normal", "HalfNormal", "LogNormal")})
 
 PARAMETRIC_METHODS = ("binormal", "bibeta")
 """``method=`` values of the parametric fits of :class:`~bayescm.Scores`."""
