@@ -11,7 +11,6 @@ unbounded one is the string ``"inf"`` or ``"-inf"``.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 from collections.abc import Sequence
@@ -28,6 +27,7 @@ from bayescm.cli_common import (
     UsageError,
     count,
     emit,
+    existing,
     positive_int,
     probability,
     progress,
@@ -48,10 +48,7 @@ def _matrix(args: argparse.Namespace) -> Any:
     if args.csv is not None:
         if any(c is not None for c in cells):
             raise UsageError("give either --csv FILE or --tp/--fn/--tn/--fp, not both")
-        path = Path(args.csv)
-        if not path.is_file():
-            raise UsageError(f"no such file: {path}")
-        return read_matrix_csv(path, positive=args.positive, ordered=args.ordered)
+        return read_matrix_csv(existing(args.csv), positive=args.positive, ordered=args.ordered)
     if any(c is None for c in cells):
         missing = [n for n, c in zip(("--tp", "--fn", "--tn", "--fp"), cells, strict=True)
                    if c is None]
@@ -176,30 +173,26 @@ def _sample_size(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ leaderboard
 def _read_scores(path: Path) -> dict[str, float]:
-    if not path.is_file():
-        raise UsageError(f"no such file: {path}")
-    with path.open(newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        fields = [f.strip().lower() for f in (reader.fieldnames or [])]
-        if "name" not in fields or "accuracy" not in fields:
-            raise UsageError(f"{path}: the CSV needs a header with 'name' and 'accuracy' columns, "
-                             f"got {reader.fieldnames}")
-        scores: dict[str, float] = {}
-        for line, row in enumerate(reader, start=2):
-            row = {k.strip().lower(): v for k, v in row.items() if k is not None}
-            name = (row.get("name") or "").strip()
-            try:
-                value = float(row.get("accuracy") or "")
-            except ValueError:
-                raise UsageError(f"{path}, line {line}: accuracy {row.get('accuracy')!r} is not "
-                                 "a number") from None
-            if not name:
-                raise UsageError(f"{path}, line {line}: empty name")
-            if name in scores:
-                raise UsageError(f"{path}, line {line}: duplicate name {name!r}")
-            scores[name] = value
-    if not scores:
-        raise UsageError(f"{path}: no entries")
+    """Names and accuracies of a leaderboard CSV (columns ``name`` and ``accuracy``, any case)."""
+    from bayescm.core.csvtable import read_csv
+
+    table = read_csv(existing(path)).check_header()
+    if table.find("name", ignore_case=True) is None or table.find(
+            "accuracy", ignore_case=True) is None:
+        raise table.error(f"a leaderboard needs a header with 'name' and 'accuracy' columns, "
+                          f"got {list(table.header)}.", table.lines[0])
+    if not table.body:
+        raise table.error("no entries: give one row per entry under the header.",
+                          table.lines[0])
+    name_j, accuracy_j = table.require(["name", "accuracy"], ignore_case=True)
+    names = table.texts(name_j, "the entry's name")
+    accuracies = table.reals(accuracy_j, 0.0, 1.0)
+    scores: dict[str, float] = {}
+    for name, value, line in zip(names, accuracies, table.lines[1:], strict=True):
+        if name in scores:
+            raise table.error(f"the name {name!r} is repeated; give each entry its own name.",
+                              line, table.header[name_j])
+        scores[name] = value
     return scores
 
 

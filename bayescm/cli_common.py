@@ -11,12 +11,14 @@ import json
 import math
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn
 
 import pandas as pd
 
-__all__ = ["EXIT_USAGE", "Parser", "UsageError", "count", "decimals_for", "emit", "format_table",
-           "json_value", "positive_int", "probability", "progress", "table_json", "whole"]
+__all__ = ["EXIT_USAGE", "Parser", "UsageError", "count", "decimals_for", "emit", "existing",
+           "format_table", "json_value", "positive_int", "probability", "progress", "table_json",
+           "whole"]
 
 EXIT_USAGE = 2
 
@@ -31,6 +33,14 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """Exit with code 2 and ``message`` on one line."""
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def existing(path: str | Path, what: str = "file") -> Path:
+    """``path`` as a Path if something is there; else a UsageError "no such file"."""
+    path = Path(path)
+    if not path.exists():
+        raise UsageError(f"no such {what}: {path}")
+    return path
 
 
 def progress(enabled: bool) -> Callable[[str], None] | None:

@@ -23,6 +23,7 @@ import pandas as pd
 
 from bayescm.cli_common import (
     UsageError,
+    existing,
     format_table,
     positive_int,
     probability,
@@ -60,9 +61,7 @@ def add_parser(sub: Any) -> None:
 def _read(args: argparse.Namespace) -> Any:
     from bayescm.core.scores import Scores
 
-    path = Path(args.file)
-    if not path.is_file():
-        raise UsageError(f"no such file: {path}")
+    path = existing(args.file)
     twice = sorted({c for c in args.score if args.score.count(c) > 1})
     if twice:
         raise UsageError(f"score column {twice[0]!r} is given twice")

@@ -17,6 +17,7 @@ value of the right kind outside its range, with the argument's name in the messa
 
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
 import math
@@ -37,6 +38,7 @@ __all__ = [
     "check_probability",
     "check_real",
     "check_real_array",
+    "did_you_mean",
     "keyword_checked",
     "reject_unknown",
 ]
@@ -353,6 +355,25 @@ def warn_user(message: str, category: type[Warning] = UserWarning) -> None:
     warnings.warn(message, category, skip_file_prefixes=(PACKAGE_DIR,))
 
 
+# ----------------------------------------------------------------------------- names
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` Did you mean 'x'?`` for the choices closest to a mistyped ``word``, else ``""``.
+
+    Examples
+    --------
+    >>> from bayescm.core.validate import did_you_mean
+    >>> did_you_mean("jefreys", ["laplace", "jeffreys", "haldane"])
+    " Did you mean 'jeffreys'?"
+    >>> did_you_mean("zzz", ["laplace"])
+    ''
+    """
+    options = {str(c).lower(): str(c) for c in choices}
+    close = difflib.get_close_matches(str(word).lower(), list(options), n=2, cutoff=0.6)
+    if not close:
+        return ""
+    return f" Did you mean {' or '.join(repr(options[c]) for c in close)}?"
+
+
 # ----------------------------------------------------------------------------- keywords
 def reject_unknown(given: Iterable[str], valid: Iterable[str], where: str,
                    hint: str = "") -> None:
@@ -372,6 +393,7 @@ def reject_unknown(given: Iterable[str], valid: Iterable[str], where: str,
         return
     what = (f"an unknown keyword argument {unknown[0]!r}" if len(unknown) == 1 else
             f"unknown keyword arguments {', '.join(map(repr, unknown))}")
+    hint = hint or did_you_mean(unknown[0], valid)
     raise TypeError(f"{where} got {what}; valid keywords: {', '.join(valid)}.{hint}")
 
 
@@ -396,10 +418,11 @@ def keyword_checked[F: Callable[..., Any]](func: F) -> F:
     >>> @keyword_checked
     ... def area(width, height=1.0):
     ...     return width * height
-    >>> area(2, hieght=3)
+    >>> area(2, hieght=3)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    TypeError: area() got an unknown keyword argument 'hieght'; valid keywords: height, width.
+    TypeError: area() got an unknown keyword argument 'hieght'; valid keywords: height,
+    width. Did you mean 'height'?
     """
     sig = inspect.signature(func)
     kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
