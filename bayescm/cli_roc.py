@@ -79,9 +79,9 @@ def _read(args: argparse.Namespace) -> Any:
     try:
         return Scores.from_csv(path, label=args.label, score=list(args.score),
                                positive=args.positive)
-    except ValueError as err:
+    except ValueError as err:  # the message names the file
         if args.positive is None and "positive=" in str(err):
-            raise UsageError(f"{path}: {str(err).replace('positive=', '--positive')}") from None
+            raise UsageError(str(err).replace("positive=", "--positive")) from None
         raise
 
 

@@ -189,7 +189,8 @@ def test_good_files_read_the_same_in_every_form(tmp_path: Path, reader: str,
 def test_counts_are_exact_in_every_ordinary_notation(tmp_path: Path, text: str,
                                                      expected: int) -> None:
     path = tmp_path / "m.csv"
-    path.write_text(f"t,a,b\na,{text},0\nb,0,1\n")
+    other = 0 if expected > 2**62 else 1  # a total within 2**63 - 1, and not an empty matrix
+    path.write_text(f"t,a,b\na,{text},0\nb,0,{other}\n")
     assert read_matrix_csv(path).counts[0, 0] == expected
 
 
@@ -285,3 +286,26 @@ def test_packaged_data_sets_read_through_the_layer() -> None:
                                             bcm.datasets.literature_matrices().values())
     scores = bcm.datasets.screening_scores()
     assert scores.positive == 1 and scores.n == 600
+
+
+@pytest.mark.parametrize(("reader", "text", "words"), [
+    ("scores", "y,s\n", "no rows"),
+    ("scores", "y,s\n1,0.9\n1,0.2\n", "two classes"),
+    ("scores", "y,s\nyes,0.9\nno,0.2\n", "positive"),
+    ("matrix", "t,a,b\na,5,1\nb,2,7\n", "positive"),
+    ("table", "id,tp,fn,tn,fp\n", "no rows"),
+    ("leaderboard", "name,accuracy\n", "no entries"),
+])
+def test_what_the_rows_hold_is_named_with_the_file_too(tmp_path: Path, reader: str, text: str,
+                                                        words: str) -> None:
+    from bayescm.core.csvtable import CSVFormatError
+
+    path = tmp_path / "data.csv"
+    path.write_text(text)
+    read = READERS[reader]
+    if reader == "matrix":
+        def read(p: Path) -> Any:
+            return read_matrix_csv(p, positive="c")  # not a class of the file
+    with pytest.raises(CSVFormatError, match=words) as info:
+        read(path)
+    assert str(info.value).startswith(str(path))

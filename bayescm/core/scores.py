@@ -290,8 +290,14 @@ def scores_from_table(table: CSVTable, label: str, score: str | Sequence[str],
         raise ValueError(f"{label!r} is the label column; it cannot also be a score.")
     table.check_header()
     table.require([label, *columns])
+    if not table.body:
+        raise table.error("no rows: give one row per test item under the header.",
+                          table.lines[0])
     y = table.texts(label, "the item's true label")
     values = {c: table.reals(c) for c in columns}
     if positive is None and set(y) <= {"0", "1"}:
         positive = "1"
-    return Scores(y, values, positive=positive)
+    try:
+        return Scores(y, values, positive=positive)
+    except ValueError as err:  # one class, an unknown positive label: name the file
+        raise table.error(str(err)) from None

@@ -100,7 +100,12 @@ def matrix_from_table(table: CSVTable, positive: Any = None, ordered: bool = Fal
     matrix = [[columns[j][i] for j in order] for i in range(len(true_labels))]
     if positive is not None:
         positive = str(positive)
-    return ConfusionMatrix(matrix, labels=true_labels, positive=positive, ordered=ordered)
+    try:
+        return ConfusionMatrix(matrix, labels=true_labels, positive=positive, ordered=ordered)
+    except ValueError as err:  # a positive class that is not a label: name the file
+        raise table.error(str(err)) from None
+    except OverflowError as err:
+        raise OverflowError(f"{table.source}: {err}") from None
 
 
 @keyword_checked
@@ -174,5 +179,8 @@ def batch_from_table(table: CSVTable, id_column: str | None = None
             raise table.error(f"the {id_column} {name!r} is repeated; give each row its own "
                               "name.", line, id_column)
         tp, fn, tn, fp = (column[i] for column in counts)
-        out[name] = ConfusionMatrix.from_counts(tp=tp, fn=fn, tn=tn, fp=fp)
+        try:
+            out[name] = ConfusionMatrix.from_counts(tp=tp, fn=fn, tn=tn, fp=fp)
+        except OverflowError as err:  # cells whose sum passes 2**63 - 1
+            raise OverflowError(f"{table.source}, line {line}: {err}") from None
     return out
