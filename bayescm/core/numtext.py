@@ -64,7 +64,7 @@ class NumberTextError(ValueError):
 
 
 def _why(text: str) -> str:
-    """Why ``text`` (stripped, not matching the number pattern) is not a number."""
+    """Why ``text`` (stripped, not a number) is not one, when a near miss explains it."""
     if "," in text and _GROUPED.fullmatch(text):  # 1,000: a thousands or a decimal comma
         return ("a comma: write decimals with a point (0.9) and thousands without separators "
                 "(1000, not 1,000)")
@@ -82,7 +82,7 @@ def _why(text: str) -> str:
         return "non-ASCII characters; write the digits 0-9"
     if text.endswith("%") and _NUMBER.fullmatch(text[:-1].strip()):
         return "a percent sign; write the proportion (0.95, not 95 %)"
-    return "write digits with an optional sign, decimal point and exponent (12, 0.9, 1e-3)"
+    return ""  # a word or other text: nothing to explain
 
 
 def _number_text(text: str) -> str:
@@ -98,7 +98,8 @@ def _number_text(text: str) -> str:
         raise NumberTextError(f"{stripped!r} is not a finite number: NaN and infinity are not "
                               "read as numbers here", "not_finite")
     shown = stripped if len(stripped) <= 40 else stripped[:37] + "..."
-    raise NumberTextError(f"{shown!r} is not a number: {_why(stripped)}", "syntax")
+    why = _why(stripped)
+    raise NumberTextError(f"{shown!r} is not a number{': ' + why if why else ''}", "syntax")
 
 
 def real_from_text(text: str) -> float:
