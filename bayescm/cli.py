@@ -1,8 +1,11 @@
 """The ``bayescm`` command line: analyze, ROC of scores, sample size, leaderboard, spec, app.
 
 Every command has ``--help``. Bad input (negative counts, unknown priors or metrics, missing or
-malformed files) ends with a one-line message on stderr and exit code 2, never a traceback.
-Long runs report their stages on stderr when it is a terminal, and stay quiet when piped.
+malformed files, an output path that cannot be written) ends with a one-line message on stderr
+and exit code 2, never a traceback; a mistyped option, prior or metric name gets a "Did you mean
+...?". A warning is one line ``bayescm: warning: ...``. Long runs report their stages on stderr
+when it is a terminal, and stay quiet when piped. Commands that draw random numbers print the
+seed they used (drawn when ``--seed`` is not given), so ``--seed`` repeats a run exactly.
 
 JSON output is standard JSON: an undefined value (NaN, e.g. a PPV of 0/0) is ``null`` and an
 unbounded one is the string ``"inf"`` or ``"-inf"``.
@@ -11,8 +14,8 @@ unbounded one is the string ``"inf"`` or ``"-inf"``.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from bayescm import cli_app, cli_roc
+from bayescm import cli_app, cli_roc, cli_run
 from bayescm._version import __version__
 from bayescm.cli_common import (
     EXIT_USAGE,
@@ -28,10 +31,18 @@ from bayescm.cli_common import (
     UsageError,
     count,
     emit,
+    existing,
+    note_seed,
+    one_line,
     positive_int,
     probability,
     progress,
+    real,
+    seed_for,
+    seed_int,
+    warnings_as_lines,
 )
+from bayescm.core.arguments import did_you_mean
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -48,10 +59,7 @@ def _matrix(args: argparse.Namespace) -> Any:
     if args.csv is not None:
         if any(c is not None for c in cells):
             raise UsageError("give either --csv FILE or --tp/--fn/--tn/--fp, not both")
-        path = Path(args.csv)
-        if not path.is_file():
-            raise UsageError(f"no such file: {path}")
-        return read_matrix_csv(path, positive=args.positive, ordered=args.ordered)
+        return read_matrix_csv(existing(args.csv), positive=args.positive, ordered=args.ordered)
     if any(c is None for c in cells):
         missing = [n for n, c in zip(("--tp", "--fn", "--tn", "--fp"), cells, strict=True)
                    if c is None]
@@ -96,9 +104,12 @@ def _analyze(args: argparse.Namespace) -> int:
     from bayescm.core.stats import hdi_prob_for
 
     cm = _matrix(args)
+    if args.plot is not None:
+        _check_figure_path(args.plot)  # before the fit, not after
+    seed, drawn = seed_for(args.seed)
     say = progress(sys.stderr.isatty())
     kwargs: dict[str, Any] = {"prior": args.prior, "method": args.method, "draws": args.draws,
-                              "chains": args.chains, "random_seed": args.seed,
+                              "chains": args.chains, "random_seed": seed,
                               "hdi_prob": hdi_prob_for(args.hdi_prob)}
     if args.metrics:
         kwargs["metrics"] = args.metrics
@@ -115,8 +126,14 @@ def _analyze(args: argparse.Namespace) -> int:
     table = bcm.summary(idata, var_names=args.metrics or None)
     extra = {"model": idata.attrs["model"], "method": idata.attrs["method"], "n": cm.n,
              "hdi_prob": table.attrs["hdi_prob"], "priors": json.loads(idata.attrs["priors"]),
-             "counts": cm.counts.tolist(), "labels": [str(v) for v in cm.labels]}
+             "counts": cm.counts.tolist(), "labels": [str(v) for v in cm.labels], "seed": seed}
+    if args.format == "table":
+        print(f"{cm.n_classes}-class matrix of {cm.n:,} samples, {idata.attrs['model']} model, "
+              f"{idata.attrs['method']} draws ({args.chains} x {args.draws:,}), "
+              f"{100 * table.attrs['hdi_prob']:g} % HDI, seed {seed} (--seed {seed} repeats "
+              "this run)")
     emit(table, args.format, extra)
+    note_seed("analyze", seed, drawn, args.format)
     if args.plot is not None:
         if say:
             say(f"drawing {args.plot}")
@@ -144,6 +161,20 @@ def analyze_figure(idata: Any, metrics: Sequence[str] | None = None) -> Figure:
     return figure(idata, "posterior", list(metrics) if metrics else None)
 
 
+def _check_figure_path(path: str) -> None:
+    """A figure path that can be written, with a format matplotlib writes (else an error)."""
+    from matplotlib.figure import Figure
+
+    from bayescm.core.files import check_file
+
+    check_file(path, "posteriors.png")
+    suffix = Path(path).suffix.lstrip(".").lower() or "png"
+    formats = Figure().canvas.get_supported_filetypes()
+    if suffix not in formats:
+        raise UsageError(f"--plot {path}: figures are written as {', '.join(sorted(formats))}; "
+                         f"not .{suffix}.{did_you_mean(suffix, formats)}")
+
+
 def _plot(idata: Any, path: str, metrics: Sequence[str] | None) -> None:
     import matplotlib
 
@@ -164,42 +195,43 @@ def _plot(idata: Any, path: str, metrics: Sequence[str] | None) -> None:
 def _sample_size(args: argparse.Namespace) -> int:
     from bayescm import samplesize
 
+    seed, drawn = seed_for(args.seed)
     result = samplesize.plan(args.mu, power=args.power, mode=args.mode,
                              concentration=args.concentration, prior=args.prior,
-                             n_sims=args.sims, random_seed=args.seed)
+                             n_sims=args.sims, random_seed=seed)
     table = pd.DataFrame([{"n": result.n, "mu_target": result.mu,
                            "mu_reached": result.mu_reached, "power": result.power,
                            "rule_of_thumb_n": result.rule_of_thumb}], index=["plan"])
-    emit(table, args.format)
+    if args.format == "table":
+        print(f"smallest N with MU <= {args.mu:g} in {100 * args.power:g} % of {args.sims:,} "
+              f"simulated studies per N, seed {seed} (--seed {seed} repeats this run)")
+    emit(table, args.format, {"seed": seed})
+    note_seed("sample-size", seed, drawn, args.format)
     return 0
 
 
 # ------------------------------------------------------------------ leaderboard
 def _read_scores(path: Path) -> dict[str, float]:
-    if not path.is_file():
-        raise UsageError(f"no such file: {path}")
-    with path.open(newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        fields = [f.strip().lower() for f in (reader.fieldnames or [])]
-        if "name" not in fields or "accuracy" not in fields:
-            raise UsageError(f"{path}: the CSV needs a header with 'name' and 'accuracy' columns, "
-                             f"got {reader.fieldnames}")
-        scores: dict[str, float] = {}
-        for line, row in enumerate(reader, start=2):
-            row = {k.strip().lower(): v for k, v in row.items() if k is not None}
-            name = (row.get("name") or "").strip()
-            try:
-                value = float(row.get("accuracy") or "")
-            except ValueError:
-                raise UsageError(f"{path}, line {line}: accuracy {row.get('accuracy')!r} is not "
-                                 "a number") from None
-            if not name:
-                raise UsageError(f"{path}, line {line}: empty name")
-            if name in scores:
-                raise UsageError(f"{path}, line {line}: duplicate name {name!r}")
-            scores[name] = value
-    if not scores:
-        raise UsageError(f"{path}: no entries")
+    """Names and accuracies of a leaderboard CSV (columns ``name`` and ``accuracy``, any case)."""
+    from bayescm.core.csvtable import read_csv
+
+    table = read_csv(existing(path)).check_header()
+    if table.find("name", ignore_case=True) is None or table.find(
+            "accuracy", ignore_case=True) is None:
+        raise table.error(f"a leaderboard needs a header with 'name' and 'accuracy' columns, "
+                          f"got {list(table.header)}.", table.lines[0])
+    if not table.body:
+        raise table.error("no entries: give one row per entry under the header.",
+                          table.lines[0])
+    name_j, accuracy_j = table.require(["name", "accuracy"], ignore_case=True)
+    names = table.texts(name_j, "the entry's name")
+    accuracies = table.reals(accuracy_j, 0.0, 1.0)
+    scores: dict[str, float] = {}
+    for name, value, line in zip(names, accuracies, table.lines[1:], strict=True):
+        if name in scores:
+            raise table.error(f"the name {name!r} is repeated; give each entry its own name.",
+                              line, table.header[name_j])
+        scores[name] = value
     return scores
 
 
@@ -207,36 +239,36 @@ def _leaderboard(args: argparse.Namespace) -> int:
     import bayescm as bcm
 
     scores = _read_scores(Path(args.file))
+    seed, drawn = seed_for(args.seed)
     say = progress(sys.stderr.isatty())
     if say:
         say(f"ranking {len(scores)} entries with {args.draws} draws")
     table = bcm.leaderboard(scores, n=args.n, prizes=args.prizes, draws=args.draws,
-                            random_seed=args.seed, top=args.top)
-    emit(table, args.format, {"n": args.n, "draws": args.draws})
-    return 0
-
-
-# ------------------------------------------------------------------ run
-def _run(args: argparse.Namespace) -> int:
-    from bayescm.io.spec import load_spec
-
-    path = Path(args.spec)
-    if not path.is_file():
-        raise UsageError(f"no such spec file: {path}")
-    spec = load_spec(path)
-    say = progress(sys.stderr.isatty())
-    import matplotlib
-
-    matplotlib.use("Agg")
-    spec.run(args.output, draws=args.draws, random_seed=args.seed, progress=say)
-    out = Path(args.output) if args.output else Path("output") / spec.name
-    written = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
-    print(f"{spec.name}: wrote {', '.join(written)} to {out}")
+                            random_seed=seed, top=args.top)
+    if args.format == "table":
+        print(f"{len(scores)} entries, test-set size {args.n:,}, {args.draws:,} draws, seed "
+              f"{seed} (--seed {seed} repeats this run)")
+    emit(table, args.format, {"n": args.n, "draws": args.draws, "seed": seed})
+    note_seed("leaderboard", seed, drawn, args.format)
     return 0
 
 
 # ------------------------------------------------------------------ parser
-def build_parser() -> argparse.ArgumentParser:
+SEED_HELP = ("random seed; without it one is drawn and printed with the results, so --seed "
+             "repeats a run exactly")
+FORMAT_HELP = ("table (default: aligned columns for reading), json (standard JSON: NaN is "
+               "null, infinities \"inf\") or csv")
+
+
+def _concentration(text: str) -> float:
+    """Argument type: a number > 2 (a Beta's a + b with a mode inside (0, 1))."""
+    value = real(text)
+    if not value > 2:
+        raise argparse.ArgumentTypeError(f"{text} must be larger than 2")
+    return value
+
+
+def build_parser() -> Parser:
     """The argument parser of the ``bayescm`` command.
 
     Examples
@@ -253,6 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"bayescm {__version__}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.commands = sub.choices  # the subcommands' parsers, for suggestions
 
     a = sub.add_parser("analyze", help="posterior of every metric of one confusion matrix",
                        description="Fit a confusion matrix and print the summary of its metrics "
@@ -275,13 +308,18 @@ def build_parser() -> argparse.ArgumentParser:
                         "(tpr=jeffreys) or a JSON table (tnr='{\"mean\": 0.9, "
                         "\"concentration\": 20}', prevalence='{\"fixed\": 0.5}')")
     a.add_argument("--metrics", nargs="+", help="metrics to compute and show (default all)")
-    a.add_argument("--method", default="auto", choices=["auto", "exact", "nuts"])
+    a.add_argument("--method", default="auto", choices=["auto", "exact", "nuts"],
+                   help="auto (default): the exact closed-form posterior when every prior is "
+                        "conjugate, else NUTS; exact; or nuts (PyMC's sampler)")
     a.add_argument("--hdi-prob", type=probability, default=None,
                    help="probability of the intervals (default rcParams['stats.hdi_prob'], 0.95)")
-    a.add_argument("--draws", type=positive_int, default=5000, help="draws per chain")
-    a.add_argument("--chains", type=positive_int, default=4)
-    a.add_argument("--seed", type=int, help="random seed")
-    a.add_argument("--format", default="table", choices=["table", "json", "csv"])
+    a.add_argument("--draws", type=positive_int, default=5000,
+                   help="draws per chain (default 5000)")
+    a.add_argument("--chains", type=positive_int, default=4,
+                   help="independent chains of draws (default 4)")
+    a.add_argument("--seed", type=seed_int, help=SEED_HELP)
+    a.add_argument("--format", default="table", choices=["table", "json", "csv"],
+                   help=FORMAT_HELP)
     a.add_argument("--plot", metavar="FILE", help="write a figure of the metrics (PNG, PDF...)")
     a.set_defaults(func=_analyze)
     cli_roc.add_parser(sub)  # roc: labels and scores from a CSV file
@@ -290,13 +328,22 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Smallest N whose 95 % HDI width (MU) is at most --mu with "
                                    "the given power (Kruschke's protocol, paper Fig. 6).")
     s.add_argument("--mu", type=probability, required=True, help="target MU, e.g. 0.1")
-    s.add_argument("--power", type=probability, default=0.95)
-    s.add_argument("--mode", type=probability, default=0.8, help="mode of the true metric")
-    s.add_argument("--concentration", type=float, default=10.0)
-    s.add_argument("--prior", default="laplace")
-    s.add_argument("--sims", type=positive_int, default=4000, help="simulated studies per N")
-    s.add_argument("--seed", type=int)
-    s.add_argument("--format", default="table", choices=["table", "json", "csv"])
+    s.add_argument("--power", type=probability, default=0.95,
+                   help="share of simulated studies whose MU must reach the target "
+                        "(default 0.95)")
+    s.add_argument("--mode", type=probability, default=0.8,
+                   help="mode of the design prior of the true metric (default 0.8)")
+    s.add_argument("--concentration", type=_concentration, default=10.0,
+                   help="concentration of that design prior, a Beta's a + b > 2 (default 10: "
+                        "a vague guess; larger is surer)")
+    s.add_argument("--prior", default="laplace",
+                   help="analysis prior of each simulated study: laplace (default), jeffreys, "
+                        "flat, weak or haldane")
+    s.add_argument("--sims", type=positive_int, default=4000,
+                   help="simulated studies per N (default 4000)")
+    s.add_argument("--seed", type=seed_int, help=SEED_HELP)
+    s.add_argument("--format", default="table", choices=["table", "json", "csv"],
+                   help=FORMAT_HELP)
     s.set_defaults(func=_sample_size)
 
     b = sub.add_parser("leaderboard", help="probabilistic ranks of a published leaderboard",
@@ -304,27 +351,28 @@ def build_parser() -> argparse.ArgumentParser:
                                    "accuracies and the test-set size (paper Fig. 5).")
     b.add_argument("file", help="CSV with columns name,accuracy in published order")
     b.add_argument("--n", type=positive_int, required=True, help="test-set size")
-    b.add_argument("--prizes", type=float, nargs="+", help="prize for rank 1, 2, ...")
-    b.add_argument("--draws", type=positive_int, default=20000)
-    b.add_argument("--top", type=positive_int, default=10, help="ranks to show")
-    b.add_argument("--seed", type=int)
-    b.add_argument("--format", default="table", choices=["table", "json", "csv"])
+    b.add_argument("--prizes", type=real, nargs="+", help="prize for rank 1, 2, ...")
+    b.add_argument("--draws", type=positive_int, default=20000,
+                   help="posterior draws of every entry's accuracy (default 20000)")
+    b.add_argument("--top", type=positive_int, default=10, help="ranks to show (default 10)")
+    b.add_argument("--seed", type=seed_int, help=SEED_HELP)
+    b.add_argument("--format", default="table", choices=["table", "json", "csv"],
+                   help=FORMAT_HELP)
     b.set_defaults(func=_leaderboard)
 
-    r = sub.add_parser("run", help="run an analysis specification (models/NAME.toml)",
-                       description="Run a TOML analysis spec and write its result tree (netCDF),"
-                                   " summary (CSV) and figures.")
-    r.add_argument("spec", help="path to a .toml spec, e.g. models/cocaine_purity.toml")
-    r.add_argument("--output", help="output folder (default output/<name>/)")
-    r.add_argument("--draws", type=positive_int, help="override the spec's draws per chain")
-    r.add_argument("--seed", type=int, help="override the spec's seed")
-    r.set_defaults(func=_run)
+    cli_run.add_parser(sub)  # run: an analysis specification (TOML)
     cli_app.add_parser(sub)  # app: the web app (Panel)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 success, 2 bad input).
+
+    Every error is one line on stderr, ``bayescm COMMAND: error: ...``, with exit code 2:
+    argparse's own, the package's ``ValueError``/``TypeError`` (bad input, unreadable files,
+    output paths that cannot be written), operating-system errors, a missing optional
+    dependency, and, as a last resort, anything unexpected (set ``BAYESCM_TRACEBACK=1`` to see
+    where it came from). Warnings are one line each, ``bayescm: warning: ...``.
 
     Examples
     --------
@@ -336,12 +384,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     0
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        return int(args.func(args))
-    except UsageError as err:
-        print(f"bayescm {args.command}: error: {err}", file=sys.stderr)
-    except (ValueError, TypeError, KeyError, OverflowError, FileNotFoundError) as err:
-        message = err.args[0] if isinstance(err, KeyError) and err.args else err
-        print(f"bayescm {args.command}: error: {message}", file=sys.stderr)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        parser.commands[args.command].unknown(extras)
+    with warnings_as_lines():
+        try:
+            return int(args.func(args))
+        except UsageError as err:
+            message: object = err
+        except KeyError as err:
+            message = err.args[0] if err.args else err
+        except (ValueError, TypeError, OverflowError, ImportError, MemoryError) as err:
+            message = err
+        except OSError as err:  # a file system's refusal, named with its path
+            where = f" ({err.filename})" if err.filename and str(err.filename) not in str(
+                err.strerror) else ""
+            message = f"{err.strerror or err}{where}"
+        except KeyboardInterrupt:
+            print(f"bayescm {args.command}: interrupted", file=sys.stderr)
+            return 130
+        except Exception as err:  # a bug: still one line, with the way to see more
+            if os.environ.get("BAYESCM_TRACEBACK"):
+                raise
+            message = (f"unexpected {type(err).__name__}: {err} (a bug in bayescm? run again "
+                       "with BAYESCM_TRACEBACK=1 for the traceback, and report it)")
+    print(f"bayescm {args.command}: error: {one_line(message)}", file=sys.stderr)
     return EXIT_USAGE

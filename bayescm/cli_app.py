@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from bayescm.cli_common import UsageError
+from bayescm.core.numtext import whole_from_text
 
 __all__ = ["add_parser", "run"]
 
@@ -23,9 +24,10 @@ DEFAULT_PORT = 5006
 
 def _port(text: str) -> int:
     try:
-        value = int(text)
+        value = whole_from_text(text, 65535)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535; 0 picks a "
+                                         "free one)") from None
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{text} is not a port number (0-65535; 0 picks a "
                                          "free one)")

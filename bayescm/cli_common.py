@@ -1,22 +1,36 @@
 """What the ``bayescm`` commands share: the one-line user error, argument types, output.
 
-Tables are printed with one fixed-point format (:func:`format_table`), or as CSV, or as
-standard JSON (NaN is ``null``, infinities the strings ``"inf"`` and ``"-inf"``).
+Tables are printed with one fixed-point format (:func:`format_table`; whole-number columns as
+integers), or as CSV, or as standard JSON (NaN is ``null``, infinities the strings ``"inf"``
+and ``"-inf"``). Errors are one line ``bayescm COMMAND: error: ...`` with exit code 2 (a
+mistyped option, choice, prior or metric name gets a "Did you mean ...?"), and a warning is one
+line ``bayescm: warning: ...`` (:func:`warnings_as_lines`), never Python's
+``file:line: Category: ...`` with the source line.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import re
+import secrets
 import sys
-from collections.abc import Callable
-from typing import Any, NoReturn
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
 
 import pandas as pd
 
-__all__ = ["EXIT_USAGE", "Parser", "UsageError", "count", "decimals_for", "emit", "format_table",
-           "json_value", "positive_int", "probability", "progress", "table_json", "whole"]
+from bayescm.core.arguments import did_you_mean
+from bayescm.core.numtext import real_from_text, whole_from_text
+
+__all__ = ["EXIT_USAGE", "Parser", "UsageError", "count", "decimals_for", "emit", "existing",
+           "format_table", "json_value", "note_seed", "one_line", "positive_int", "probability",
+           "progress", "real", "seed_for", "seed_int", "table_json", "warnings_as_lines",
+           "whole"]
 
 EXIT_USAGE = 2
 
@@ -25,12 +39,107 @@ class UsageError(Exception):
     """A user error the command line reports in one line (exit code 2)."""
 
 
+_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)")
+
+
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr (and exit code 2)."""
+    """An argument parser whose errors are one line on stderr (and exit code 2).
+
+    A mistyped choice or option gets the closest valid ones ("Did you mean ...?").
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.flags: list[str] = []
+        """Every option string of this parser (for suggestions; argparse adds ``-h`` in
+        ``__init__``, so this comes first)."""
+        self.commands: dict[str, Parser] = {}
+        """The subcommands' parsers, by name (set by the ``bayescm`` parser)."""
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        """Add an argument, remembering its option strings."""
+        action = super().add_argument(*args, **kwargs)
+        self.flags.extend(action.option_strings)
+        return action
 
     def error(self, message: str) -> NoReturn:
         """Exit with code 2 and ``message`` on one line."""
+        found = _CHOICE.search(message)
+        if found:
+            hint = did_you_mean(found.group(1), re.findall(r"'([^']*)'", found.group(2)))
+            message += f".{hint}" if hint else ""
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def unknown(self, extras: Sequence[str]) -> NoReturn:
+        """Refuse arguments this (sub)command does not know, suggesting close options."""
+        hints = "".join(did_you_mean(e.split("=")[0], self.flags) for e in extras
+                        if e.startswith("-"))
+        self.error(f"unrecognized arguments: {' '.join(extras)}.{hints}")
+
+
+def one_line(text: object) -> str:
+    """A message on one line (newlines and runs of spaces become single spaces)."""
+    return " ".join(str(text).split())
+
+
+@contextlib.contextmanager
+def warnings_as_lines(stream: TextIO | None = None) -> Iterator[None]:
+    """Within the block, each warning is printed as one line ``bayescm: warning: ...``.
+
+    Python's default form (``file.py:6: PriorStrengthWarning: ...`` and the source line, e.g.
+    ``sys.exit(main())``) shows a command-line user the package's internals.
+
+    Examples
+    --------
+    >>> import io, warnings
+    >>> from bayescm.cli_common import warnings_as_lines
+    >>> out = io.StringIO()
+    >>> with warnings_as_lines(out):
+    ...     warnings.warn("few test items:\\n the prior shapes the rates", UserWarning)
+    >>> print(out.getvalue(), end="")
+    bayescm: warning: few test items: the prior shapes the rates
+    """
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: TextIO | None = None, line: str | None = None) -> None:
+        print(f"bayescm: warning: {one_line(message)}", file=stream or sys.stderr, flush=True)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
+
+
+def seed_for(given: int | None) -> tuple[int, bool]:
+    """The seed a command uses: ``given``, or a fresh one (and whether it was drawn here).
+
+    A drawn seed is printed with the results, so ``--seed`` repeats the run exactly.
+
+    Examples
+    --------
+    >>> from bayescm.cli_common import seed_for
+    >>> seed_for(7)
+    (7, False)
+    >>> seed, drawn = seed_for(None)
+    >>> drawn and 0 <= seed < 2**32
+    True
+    """
+    if given is not None:
+        return given, False
+    return secrets.randbelow(2**32), True
+
+
+def note_seed(command: str, seed: int, drawn: bool, fmt: str) -> None:
+    """For CSV output (no room on stdout), name a drawn seed on stderr."""
+    if drawn and fmt == "csv":
+        print(f"bayescm {command}: seed {seed} (--seed {seed} repeats this run)",
+              file=sys.stderr)
+
+
+def existing(path: str | Path, what: str = "file") -> Path:
+    """``path`` as a Path if something is there; else a UsageError "no such file"."""
+    path = Path(path)
+    if not path.exists():
+        raise UsageError(f"no such {what}: {path}")
+    return path
 
 
 def progress(enabled: bool) -> Callable[[str], None] | None:
@@ -94,23 +203,29 @@ def decimals_for(table: pd.DataFrame) -> int:
 
 
 def format_table(table: pd.DataFrame) -> str:
-    """One fixed-point format for every value (decimals from the MU); ESS as whole numbers.
+    """One fixed-point format for every value (decimals from the MU); whole numbers as such.
+
+    Integer columns (sizes, counts, ranks) print as integers, ESS rounded to whole numbers,
+    R-hat with 3 decimals, every other number with the decimals of :func:`decimals_for`.
 
     Examples
     --------
     >>> import pandas as pd
     >>> from bayescm.cli_common import format_table
     >>> print(format_table(pd.DataFrame({"mean": [0.96512, 1.2e-05], "mu": [0.1, 0.05],
-    ...                                  "ess_bulk": [19876.2, 20011.9]}, index=["a", "b"])))
-        mean     mu ess_bulk
-    a  0.965  0.100    19876
-    b  0.000  0.050    20012
+    ...                                  "ess_bulk": [19876.2, 20011.9], "n": [379, 20]},
+    ...                                 index=["a", "b"])))
+        mean     mu ess_bulk    n
+    a  0.965  0.100    19876  379
+    b  0.000  0.050    20012   20
     """
     digits = decimals_for(table)
     out = table.copy().astype(object)
     for column in table.columns:
         values = pd.to_numeric(table[column], errors="coerce")
-        if str(column).startswith("ess_"):
+        if table[column].dtype.kind in "iu":  # counts, sizes, ranks: whole numbers
+            out[column] = [f"{int(v)}" for v in table[column]]
+        elif str(column).startswith("ess_"):
             out[column] = [("nan" if pd.isna(v) else f"{v:.0f}") for v in values]
         elif column == "r_hat":
             out[column] = [("nan" if pd.isna(v) else f"{v:.3f}") for v in values]
@@ -121,23 +236,34 @@ def format_table(table: pd.DataFrame) -> str:
     return out.to_string()
 
 
+def real(text: str) -> float:
+    """Argument type: a finite number, read strictly (no ``1_000``, ``nan``, ``inf``)."""
+    try:
+        return real_from_text(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def probability(text: str) -> float:
     """Argument type: a number strictly between 0 and 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = real(text)
     if not 0.0 < value < 1.0:
         raise argparse.ArgumentTypeError(f"{text} must lie strictly between 0 and 1")
     return value
 
 
-def whole(text: str, minimum: int, what: str, too_small: str) -> int:
-    """Argument type: a whole number >= ``minimum``."""
+def whole(text: str, minimum: int, what: str, too_small: str, maximum: int = 2**63 - 1
+          ) -> int:
+    """Argument type: a whole number >= ``minimum``, read strictly (no ``1_000``)."""
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number{what}") from None
+        value = whole_from_text(text, maximum)
+    except ValueError as err:
+        if getattr(err, "kind", "") == "too_large":
+            raise argparse.ArgumentTypeError(f"{text} is larger than {maximum:,}") from None
+        reason = ("" if getattr(err, "kind", "") == "fraction" else
+                  f" ({str(err).split(': ', 1)[-1]})")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number{what}{reason}"
+                                         ) from None
     if value < minimum:
         raise argparse.ArgumentTypeError(f"{text} {too_small}")
     return value
@@ -151,3 +277,8 @@ def positive_int(text: str) -> int:
 def count(text: str) -> int:
     """Argument type: a count of samples (a whole number >= 0)."""
     return whole(text, 0, " of samples", "is negative; counts are >= 0")
+
+
+def seed_int(text: str) -> int:
+    """Argument type: a random seed (a whole number >= 0)."""
+    return whole(text, 0, "", "is negative; a seed is >= 0", maximum=2**128)

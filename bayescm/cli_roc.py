@@ -23,10 +23,14 @@ import pandas as pd
 
 from bayescm.cli_common import (
     UsageError,
+    existing,
     format_table,
+    note_seed,
     positive_int,
     probability,
     progress,
+    seed_for,
+    seed_int,
     table_json,
 )
 
@@ -46,12 +50,18 @@ def add_parser(sub: Any) -> None:
                    help="score column(s), one classifier each")
     p.add_argument("--positive", metavar="VALUE",
                    help="the positive label as written in the file (default 1 for 0/1 labels)")
-    p.add_argument("--draws", type=positive_int, default=1000, help="draws per chain")
-    p.add_argument("--chains", type=positive_int, default=4)
-    p.add_argument("--seed", type=int, help="random seed")
+    p.add_argument("--draws", type=positive_int, default=1000,
+                   help="bootstrap draws per chain (default 1000)")
+    p.add_argument("--chains", type=positive_int, default=4,
+                   help="independent chains of bootstrap draws (default 4)")
+    p.add_argument("--seed", type=seed_int, help="random seed; without it one is drawn and "
+                                                 "printed with the results, so --seed repeats "
+                                                 "a run exactly")
     p.add_argument("--hdi-prob", type=probability, default=None,
                    help="probability of the intervals (default rcParams['stats.hdi_prob'], 0.95)")
-    p.add_argument("--format", default="table", choices=["table", "json", "csv"])
+    p.add_argument("--format", default="table", choices=["table", "json", "csv"],
+                   help="table (default: aligned columns for reading), json (standard JSON: "
+                        "NaN is null, infinities \"inf\") or csv")
     p.add_argument("--plot", metavar="DIR", help="write roc.png, pr.png, reliability.png and, "
                                                  "for several columns, delta_auc.png into DIR")
     p.set_defaults(func=run)
@@ -60,9 +70,7 @@ def add_parser(sub: Any) -> None:
 def _read(args: argparse.Namespace) -> Any:
     from bayescm.core.scores import Scores
 
-    path = Path(args.file)
-    if not path.is_file():
-        raise UsageError(f"no such file: {path}")
+    path = existing(args.file)
     twice = sorted({c for c in args.score if args.score.count(c) > 1})
     if twice:
         raise UsageError(f"score column {twice[0]!r} is given twice")
@@ -71,9 +79,9 @@ def _read(args: argparse.Namespace) -> Any:
     try:
         return Scores.from_csv(path, label=args.label, score=list(args.score),
                                positive=args.positive)
-    except ValueError as err:
+    except ValueError as err:  # the message names the file
         if args.positive is None and "positive=" in str(err):
-            raise UsageError(f"{path}: {str(err).replace('positive=', '--positive')}") from None
+            raise UsageError(str(err).replace("positive=", "--positive")) from None
         raise
 
 
@@ -153,11 +161,10 @@ def write_figures(idata: Any, folder: str | Path) -> tuple[list[Path], list[str]
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from bayescm.core.files import atomic_write
+    from bayescm.core.files import atomic_write, ensure_folder
     from bayescm.io.runner import scores_figure
 
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
+    out = ensure_folder(folder, "figures")
     several = "classifier" in idata["posterior"].dims and idata["posterior"].sizes[
         "classifier"] > 1
     written: list[Path] = []
@@ -183,16 +190,22 @@ def run(args: argparse.Namespace) -> int:
     from bayescm.core.stats import hdi_prob_for
 
     data = _read(args)
+    if args.plot is not None:
+        from bayescm.core.files import check_folder
+
+        check_folder(args.plot, "figures")  # before the fit, not after
+    seed, drawn = seed_for(args.seed)
     say = progress(sys.stderr.isatty())
     if say:
         say(f"fitting {data.n} items ({data.n_pos} positive), {len(data.names)} classifier(s)")
-    idata = bcm.fit(data, draws=args.draws, chains=args.chains, random_seed=args.seed,
+    idata = bcm.fit(data, draws=args.draws, chains=args.chains, random_seed=seed,
                     hdi_prob=hdi_prob_for(args.hdi_prob))
     aucs, deltas = auc_tables(idata)
     prob = aucs.attrs["hdi_prob"]
     if args.format == "json":
         print(json.dumps({"n": data.n, "n_pos": data.n_pos, "positive": str(data.positive),
                           "draws": args.draws, "chains": args.chains, "hdi_prob": prob,
+                          "seed": seed,
                           "auc": table_json(aucs), "delta_auc": table_json(deltas)}, indent=2))
     elif args.format == "csv":
         both = pd.concat([aucs.rename(index=lambda k: f"auc[{k}]"),
@@ -202,15 +215,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"AUC: {data.n:,} items ({data.n_pos:,} positive, positive class "
               f"{data.positive!r}), {args.chains} x {args.draws:,} bootstrap draws, "
-              f"{100 * prob:g} % HDI")
+              f"{100 * prob:g} % HDI, seed {seed} (--seed {seed} repeats this run)")
         print(format_table(aucs))
         if len(deltas):
             print("\nAUC difference B - A (paired: the same items) and P(B > A)")
             print(format_table(deltas))
+    note_seed("roc", seed, drawn, args.format)
     if args.plot is not None:
         if say:
             say(f"drawing into {args.plot}")
-        _, notes = write_figures(idata, args.plot)
+        written, notes = write_figures(idata, args.plot)
         for note in notes:
             print(f"bayescm roc: note: {note}", file=sys.stderr)
+        if args.format == "table":
+            print(f"\nwrote {', '.join(p.name for p in written)} to {args.plot}")
     return 0

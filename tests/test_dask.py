@@ -75,3 +75,57 @@ def test_local_cluster_with_two_worker_processes_equals_in_process():
     multi_local = bcm.summarize_batch(mats, ["acc", "tpr"], random_seed=1, chunk_size=2,
                                       client="local")
     assert multi_local.equals(multi_here)
+
+
+@pytest.mark.parametrize("address", ["foo:bar", "host:", ":8786", "tcp://host:0",
+                                     "tcp://host:65536", "http://localhost:8787",
+                                     "tcp://ho st:8786", "udp://host:8786", "host"])
+def test_a_malformed_address_is_refused_before_connecting(address):
+    from bayescm.analyses.batch_dask import parse_address
+
+    with pytest.raises(ValueError, match="client=") as info:
+        parse_address(address)
+    assert "int()" not in str(info.value) and "literal" not in str(info.value)
+
+
+@pytest.mark.parametrize(("address", "parsed"), [
+    ("host:8786", ("tcp", "host", 8786)), ("tcp://10.0.0.5:8786", ("tcp", "10.0.0.5", 8786)),
+    ("tls://sched.example.org:8786/", ("tls", "sched.example.org", 8786)),
+    ("[::1]:8786", ("tcp", "::1", 8786))])
+def test_scheduler_addresses_in_every_written_form(address, parsed):
+    from bayescm.analyses.batch_dask import parse_address
+
+    assert parse_address(address) == parsed
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@needs_dask
+def test_a_failed_client_answers_fast_and_leaves_dask_as_it_was(tmp_path):
+    import copy
+    import time
+
+    import dask
+    import dask.array as da
+    import distributed  # noqa: F401  (its defaults join dask's configuration on import)
+
+    from bayescm.analyses.batch_dask import CONNECT_TIMEOUT_S, SchedulerUnreachableError
+
+    before = copy.deepcopy(dask.config.config)
+    for client in ("foo:bar", f"tcp://127.0.0.1:{_free_port()}"):
+        start = time.monotonic()
+        with pytest.raises(ValueError, match="client="):
+            bcm.summarize_batch(COUNTS, client=client, **KW)
+        assert time.monotonic() - start < CONNECT_TIMEOUT_S + 1
+    with pytest.raises(SchedulerUnreachableError, match="no dask scheduler"):
+        bcm.summarize_batch(COUNTS, client=f"127.0.0.1:{_free_port()}", **KW)
+    assert dask.config.config == before  # no scheduler left set as the process's default
+    assert float(da.ones(4, chunks=2).sum().compute()) == 4.0
+    fit = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2), draws=50)
+    assert bcm.load(bcm.save(fit, tmp_path / "fit.nc"))["posterior"]["tpr"].shape == (4, 50)

@@ -58,6 +58,7 @@ class Case:
     expect: str  # "error" or "ok"
     names: tuple[str, ...] = ()  # one of these must appear in the error message
     inputs: tuple[Any, ...] = ()  # objects that must be unchanged afterwards
+    pattern: str = ""  # a regular expression the error message must match (case-insensitive)
 
 
 def snapshot(obj: Any) -> Any:
@@ -90,6 +91,8 @@ def run(case: Case) -> None:
         message = str(err).lower()
         if case.names and not any(name.lower() in message for name in case.names):
             pytest.fail(f"{case.id}: the message does not name {case.names}: {err}")
+        if case.pattern and not re.search(case.pattern, str(err), re.IGNORECASE):
+            pytest.fail(f"{case.id}: the message does not match {case.pattern!r}: {err}")
     except Exception as err:  # a raw error from somewhere inside
         pytest.fail(f"{case.id}: raw {type(err).__name__}: {err}")
     else:
@@ -430,6 +433,106 @@ def cases() -> list[Case]:
                         ("bogus_option",)))
         out.append(Case(f"{name}-unknown-keyword-lists-valid",
                         (lambda c=call: c(bogus_option=1)), "error", ("valid",)))
+    out += file_cases()
+    out += app_field_cases()
+    return out
+
+
+def app_field_cases() -> list[Case]:
+    """The web app's number fields: the strict parser, errors that name the field."""
+    from bayescm.app.parse import parse_count, parse_real, parse_shares, parse_whole
+
+    huge = "9" * 5000
+    calls: list[tuple[str, Callable[[str], Any], list[str]]] = [
+        ("draws", lambda v: parse_whole(v, "draws", 1, 100_000),
+         [huge, huge + ".0", "inf", "nan", "1e999", "1_000", "0x10", "1,000", "\u0663", "2.5"]),
+        ("TP", lambda v: parse_count(v, "TP"),
+         [huge, "1" + "0" * 400 + ".0", "inf", "-inf", "nan", "1e400", "0_9", "-3", "1.5"]),
+        ("mean", lambda v: parse_real(v, "mean", 0, 1, open_low=True, open_high=True),
+         [huge, "inf", "nan", "1e999", "0,9", "0_5", "0x1", "1.5"]),
+        ("concentration", lambda v: parse_real(v, "concentration", 0, open_low=True),
+         [huge, "inf", "1e999", "1e309"]),
+        ("prevalence", lambda v: parse_shares(v, "prevalence", 2), ["0.5, inf", "nan 0.5"]),
+    ]
+    out = [Case(f"app-{field}={_label(v)[:24]}", (lambda f=f, v=v: f(v)), "error", (field,))
+           for field, f, values in calls for v in values]
+    out.append(Case("app-count-exact", lambda: _expect(parse_count("9007199254740992", "TP"),
+                                                      2**53), "ok"))
+    return out
+
+
+# ----------------------------------------------------------------------------- files
+BAD_CELLS = {  # a cell of a CSV file -> words of the message
+    "0,9": "decimal comma", "0_9": "underscore", '"1,000"': "comma", "nan": "finite",
+    "inf": "finite", "0x1A": "hexadecimal", "9 1": "space", "": "empty", "1e999": "large",
+    "9" * 5000: "large", "\u0663": "non-ascii"}
+
+
+def _file(name: str, content: str | bytes) -> str:
+    import tempfile
+    from pathlib import Path
+
+    path = Path(tempfile.mkdtemp()) / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    return str(path)
+
+
+def _folder() -> str:
+    import tempfile
+
+    return tempfile.mkdtemp()
+
+
+def file_cases() -> list[Case]:
+    """Malformed files and unwritable paths: a named error that names the file (issue 26)."""
+    from bayescm.io.readers import read_matrix_csv
+
+    out = []
+    for cell, words in BAD_CELLS.items():
+        out.append(Case(f"Scores.from_csv-cell={_label(cell)[:20]}", (
+            lambda c=cell: bcm.Scores.from_csv(_file("s.csv", f"y,p\n1,{c}\n0,0.2\n"),
+                                               label="y", score="p")),
+            "error", ("line 2",), pattern=rf"s\.csv, line 2.*{re.escape(words)}"))
+        out.append(Case(f"read_matrix_csv-cell={_label(cell)[:20]}", (
+            lambda c=cell: read_matrix_csv(_file("m.csv", f"t,a,b\na,5,{c}\nb,2,7\n"))),
+            "error", ("line 2",), pattern=rf"m\.csv, line 2.*{re.escape(words)}"))
+    layouts = {"repeated-column": ("y,p,p\n1,0.9,0.1\n0,0.2,0.3\n", "twice"),
+               "empty-column": ("y,p,\n1,0.9,1\n0,0.2,2\n", "empty column name"),
+               "short-row": ("y,p,q\n1,0.9\n0,0.2,0.3\n", "cells"),
+               "long-row": ("y,p\n1,0,9\n0,0.2\n", "decimal comma"),
+               "semicolons": ("y;p\n1;0,9\n", "semicolons"),
+               "latin-1": ("y,p\u00e9\n1,0.9\n".encode("latin-1"), "utf-8"),
+               "utf-16": ("y,p\n1,0.9\n".encode("utf-16"), "utf-16"),
+               "empty": ("", "empty")}
+    for label, (content, words) in layouts.items():
+        out.append(Case(f"Scores.from_csv-{label}", (
+            lambda c=content: bcm.Scores.from_csv(_file("s.csv", c), label="y", score="p")),
+            "error", ("s.csv",), pattern=re.escape(words)))
+    tree = _FIT
+    for label, call, words in [
+        ("save-to-a-folder", lambda: bcm.save(tree, _folder()), "folder"),
+        ("save-inside-a-file", lambda: bcm.save(tree, f"{_file('f', 'x')}/fit.nc"), "file"),
+        ("save-name-too-long", lambda: bcm.save(tree, f"{_folder()}/{'x' * 300}.nc"),
+         "too long"),
+        ("load-a-folder", lambda: bcm.load(_folder()), "folder"),
+        ("load-a-text-file", lambda: bcm.load(_file("fit.nc", "not netCDF")), "fit.nc"),
+        ("load-an-empty-file", lambda: bcm.load(_file("fit.nc", b"")), "fit.nc"),
+        ("load_spec-a-folder", lambda: bcm.load_spec(_folder()), "folder"),
+        ("load_spec-latin-1", lambda: bcm.load_spec(_file("s.toml", "# caf\u00e9\n".encode(
+            "latin-1"))), "utf-8"),
+        ("spec.run-into-a-file", lambda: bcm.spec.parse_spec(
+            {"data": {"tp": 5, "fn": 1, "tn": 4, "fp": 2}}, name="toy").run(_file("f", "x")),
+         "file"),
+        ("spec-name-too-long", lambda: bcm.spec.parse_spec(
+            {"data": {"tp": 5, "fn": 1, "tn": 4, "fp": 2}}, name="x" * 300), "name"),
+    ]:
+        out.append(Case(f"files-{label}", call, "error", (words,)))
+    for address in ["foo:bar", "host:", ":8786", "tcp://host:99999", "http://host:8787",
+                    "tcp://ho st:8786", "udp://host:8786", "host:8786:1"]:
+        out.append(Case(f"summarize_batch-client={address}", (
+            lambda a=address: bcm.summarize_batch(COCAINE.counts[None], labels=["p", "n"],
+                                                  positive="p", client=a)), "error",
+            ("client",)))
     return out
 
 

@@ -330,3 +330,31 @@ def test_a_small_hierarchical_spec_runs_and_writes_its_figures(tmp_path):
     assert written == ["forest.png", "group_forest.png", "sites.nc", "sroc.png", "summary.csv"]
     table = pd.read_csv(tmp_path / "summary.csv", index_col=0)
     assert {"tpr_mean", "tnr_new", "sd_logit_tpr", "corr_logit", "ppv[a]"} <= set(table.index)
+
+
+@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")
+def test_the_wordle_comment_describes_the_prior_it_uses():
+    """models/wordle.toml's comment once described the flat prior under default = "laplace"."""
+    path = next(p for p in MODELS if p.stem == "wordle")
+    text = path.read_text(encoding="utf-8")
+    spec = load_spec(path)
+    assert type(spec.priors["prior"]) is bcm.Laplace and 'default = "laplace"' in text
+    k = spec.data.n_classes
+    rates = bcm.Laplace().concentration(k, "rates")[0]
+    assert rates[0] == 1 and rates[1:].sum() == pytest.approx(1)
+    assert f"1 spread over the {k - 1} wrong" in text and f"({rates[1]:.1f} each)" in text
+    weak_row = bcm.Weak().concentration(k, "rates")[0].sum()
+    assert weak_row == pytest.approx(4 / k) and f"4/K = {weak_row:.2f}" in text
+    assert bcm.Weak().concentration(k)[0] == pytest.approx(1 / 3) and "Dirichlet(1/3)" in text
+    assert bcm.Flat().concentration(k, "rates")[0].sum() == k and f"({k} per row" in text
+    names = ["acc", "kappa", "kappa_linear", "kappa_quadratic"]
+    means = {}
+    for prior in ("flat", "laplace", "weak"):
+        table = bcm.summary(bcm.fit(spec.data, prior=prior, draws=1000, random_seed=1,
+                                    metrics=names), var_names=names)
+        means[prior] = table["mean"]
+        if prior == "laplace":  # "sit below the observed values (the quadratic kappa most)"
+            gap = table["observed"] - table["mean"]
+            assert (gap > 0).all() and gap.idxmax() == "kappa_quadratic"
+    # "weak ... pulls less; flat ... pulls hardest"
+    assert (means["flat"] < means["laplace"]).all() and (means["laplace"] < means["weak"]).all()

@@ -189,8 +189,10 @@ def summarize_batch(
         not depend on it: a chunk is drawn and summarised a few dozen classifiers at a time.
     client : dask.distributed.Client, str, optional
         Run the chunks as dask tasks: a ``Client``, a scheduler address
-        (``"tcp://host:8786"``), or ``"local"`` for a ``LocalCluster`` on this machine for
-        the call (one single-threaded worker process per core). Needs ``bayescm[dask]``.
+        (``"tcp://host:8786"`` or ``"host:8786"``; checked before connecting, and a
+        scheduler that does not answer is reported within 5 seconds), or ``"local"`` for a
+        ``LocalCluster`` on this machine for the call (one single-threaded worker process per
+        core). Needs ``bayescm[dask]``. dask's global settings are left as they were.
         Default: in this process.
     probabilities : mapping, optional
         Extra columns: ``{"bm": ("<", 0.0)}`` adds ``P(bm < 0)``, the posterior probability
@@ -216,6 +218,18 @@ def summarize_batch(
         matrix holds more than 2**17 items (posterior spreads below float32's resolution).
         ``attrs`` record
         ``hdi_prob``, ``draws``, ``chains``, ``chunk_size``, ``model`` and ``random_seed``.
+
+    Raises
+    ------
+    ValueError
+        Bad counts, names or options; a malformed scheduler address (the message says what
+        is wrong with it); no scheduler answering at it
+        (:class:`~bayescm.analyses.batch_dask.SchedulerUnreachableError`, also a
+        ``ConnectionError``).
+    TypeError
+        A ``client`` that is neither a Client, an address nor ``"local"``.
+    ImportError
+        ``client`` without the ``bayescm[dask]`` extra installed.
 
     See Also
     --------

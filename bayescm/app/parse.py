@@ -2,20 +2,22 @@
 
 Every reader either returns a value or raises :class:`InputError`, a ``ValueError`` whose
 message names the field and says how to fix it, and whose ``field`` says which part of the
-page should show it. Text is only ever parsed (numbers by a strict pattern, tables by the
-:mod:`csv` module); nothing a user types is evaluated. Nothing here imports Panel.
+page should show it. Text is only ever parsed, by the package's own readers: numbers by
+:mod:`bayescm.core.numtext` (the strict parser of CSV cells: no ``1_000``, ``nan``, ``inf``,
+no 5,000-digit surprises), tables by :mod:`bayescm.core.csvtable` (UTF-8, a header, even rows;
+a paste may use commas, tabs or semicolons). Nothing a user types is evaluated. Nothing here
+imports Panel.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import re
-import tempfile
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
+
+from bayescm.core.csvtable import PASTED, CSVTable, decode_csv, parse_csv
+from bayescm.core.numtext import NumberTextError, real_from_text, whole_from_text
 
 __all__ = [
     "MAX_UPLOAD_BYTES", "InputError", "csv_columns", "decode_upload", "matrix_from_csv",
@@ -26,8 +28,6 @@ __all__ = [
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 """Largest file (or pasted table) the app reads: 20 MB."""
 
-_WHOLE = re.compile(r"[+-]?\d+(\.0*)?")
-_REAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
 class InputError(ValueError):
@@ -77,14 +77,35 @@ def parse_whole(value: Any, name: str, minimum: int = 0, maximum: int = 2**53, *
     text = _text(value)
     if not text:
         raise InputError(f"{name} is missing: enter a whole number.", field)
-    if not _WHOLE.fullmatch(text):
-        raise InputError(f"{name} must be a whole number, got {text!r}.", field)
-    number = int(float(text)) if "." in text else int(text)
+    limit = max(abs(minimum), abs(maximum))
+    try:
+        number = whole_from_text(text, limit)
+    except NumberTextError as err:
+        if err.kind == "too_large":
+            raise InputError(f"{name} must be a whole number of at most {maximum:,}, got "
+                             f"{_shown(text)}.", field) from None
+        raise InputError(f"{name} must be a whole number, got {_shown(text)}"
+                         f"{_reason(err)}.", field) from None
     if number < minimum:
         raise InputError(f"{name} must be at least {minimum:,}, got {number:,}.", field)
     if number > maximum:
         raise InputError(f"{name} must be at most {maximum:,}, got {number:,}.", field)
     return number
+
+
+def _shown(text: str) -> str:
+    """The text as quoted in a message (a long one shortened to its length)."""
+    return repr(text) if len(text) <= 40 else f"a number of {len(text):,} characters"
+
+
+def _reason(err: NumberTextError, fraction: str = "") -> str:
+    """The parser's reason in brackets, when it says more than "not a number"."""
+    message = str(err)
+    if err.kind == "fraction":
+        return fraction
+    if ": " in message and err.kind in ("syntax", "not_finite"):
+        return f" ({message.split(': ', 1)[1]})"
+    return ""
 
 
 def parse_count(value: Any, name: str, *, field: str = "matrix") -> int:
@@ -103,14 +124,17 @@ def parse_count(value: Any, name: str, *, field: str = "matrix") -> int:
     text = _text(value)
     if not text:
         raise InputError(f"{name} is missing: enter a count of samples (0 or more).", field)
-    if _WHOLE.fullmatch(text) and text.startswith("-") and float(text) != 0:
+    try:
+        number = whole_from_text(text, 2**53)
+    except NumberTextError as err:
+        if err.kind == "too_large":
+            raise InputError(f"{name} must be a whole number of samples of at most "
+                             f"{2**53:,}, got {_shown(text)}.", field) from None
+        raise InputError(f"{name} must be a whole number of samples, got {_shown(text)}"
+                         f"{_reason(err, ' (a fraction)')}.", field) from None
+    if number < 0:
         raise InputError(f"{name} is negative ({text}); a count of samples is 0 or more.", field)
-    if not _WHOLE.fullmatch(text):
-        fraction = _REAL.fullmatch(text) and "." in text and "e" not in text.lower()
-        kind = "a fraction" if fraction else "not a whole number"
-        raise InputError(f"{name} must be a whole number of samples, got {text!r} ({kind}).",
-                         field)
-    return parse_whole(text, name, 0, field=field)
+    return number
 
 
 def parse_real(value: Any, name: str, low: float = -math.inf, high: float = math.inf, *,
@@ -139,9 +163,14 @@ def parse_real(value: Any, name: str, low: float = -math.inf, high: float = math
     divisor = 1.0
     if percent and text.endswith("%"):
         text, divisor = text[:-1].strip(), 100.0
-    if not _REAL.fullmatch(text):
-        raise InputError(f"{name} must be a number, got {_text(value)!r}.", field)
-    number = float(text) / divisor
+    try:
+        number = real_from_text(text) / divisor
+    except NumberTextError as err:
+        if err.kind == "too_large":
+            raise InputError(f"{name} must be a finite number, got {_shown(text)} (too "
+                             "large).", field) from None
+        raise InputError(f"{name} must be a number, got {_shown(_text(value))}"
+                         f"{_reason(err)}.", field) from None
     below = number <= low if open_low else number < low
     above = number >= high if open_high else number > high
     if below or above:
@@ -181,7 +210,10 @@ def parse_shares(value: Any, name: str, k: int, *, field: str = "input") -> tupl
 
 
 def decode_upload(data: bytes | None, what: str = "the file", *, field: str = "input") -> str:
-    """The text of an uploaded CSV file (UTF-8, with or without a byte-order mark, or Latin-1).
+    """The text of an uploaded CSV file: UTF-8, with or without a byte-order mark.
+
+    Another encoding (UTF-16, Windows-1252, Latin-1) or a binary file is an :class:`InputError`
+    that names the likely encoding and how to save the file as UTF-8.
 
     Examples
     --------
@@ -194,19 +226,24 @@ def decode_upload(data: bytes | None, what: str = "the file", *, field: str = "i
     if len(data) > MAX_UPLOAD_BYTES:
         raise InputError(f"{what} is larger than {MAX_UPLOAD_BYTES // 2**20} MB; the app reads "
                          "smaller files (use the Python API for bigger ones).", field)
-    if b"\x00" in data[:4096]:
-        raise InputError(f"{what} is not a text (CSV) file.", field)
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return decode_csv(data, what)
+    except ValueError as err:
+        raise InputError(_capital(str(err)), field) from None
 
 
-def _dialect(text: str) -> str:
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    counts = {d: first.count(d) for d in (",", "\t", ";")}
-    best = max(counts, key=lambda d: counts[d])
-    return best if counts[best] else ","
+def _capital(message: str) -> str:
+    return message[:1].upper() + message[1:]
+
+
+def _table(text: str, what: str, field: str) -> CSVTable:
+    """The pasted or uploaded table, read by the package's CSV reader (commas, tabs, ';')."""
+    if len(text.encode("utf-8", errors="replace")) > MAX_UPLOAD_BYTES:
+        raise InputError(f"{what} is larger than {MAX_UPLOAD_BYTES // 2**20} MB.", field)
+    try:
+        return parse_csv(text, what, delimiters=PASTED)
+    except ValueError as err:
+        raise InputError(_capital(str(err)), field) from None
 
 
 def normalise_csv(text: str, what: str = "the table", *, field: str = "input"
@@ -214,7 +251,7 @@ def normalise_csv(text: str, what: str = "the table", *, field: str = "input"
     """The non-empty rows of a pasted or uploaded table, cells stripped.
 
     Commas, tabs (a paste from a spreadsheet) or semicolons separate the cells, whichever the
-    first line uses most.
+    first line uses most; every row must have as many cells as the first.
 
     Examples
     --------
@@ -222,30 +259,15 @@ def normalise_csv(text: str, what: str = "the table", *, field: str = "input"
     >>> normalise_csv("true\\tpos\\tneg\\npos\\t26\\t0\\n\\nneg\\t2\\t6\\n")
     [['true', 'pos', 'neg'], ['pos', '26', '0'], ['neg', '2', '6']]
     """
-    if len(text.encode("utf-8", errors="replace")) > MAX_UPLOAD_BYTES:
-        raise InputError(f"{what} is larger than {MAX_UPLOAD_BYTES // 2**20} MB.", field)
+    return [list(row) for row in _table(text, what, field).rows]
+
+
+def _read(reader: Any, what: str, field: str) -> Any:
+    """Run a reader of parsed tables; its errors become InputErrors of ``field``."""
     try:
-        rows = list(csv.reader(io.StringIO(text), delimiter=_dialect(text)))
-    except csv.Error as err:
-        raise InputError(f"{what} is not a readable CSV table ({err}).", field) from None
-    rows = [[c.strip() for c in r] for r in rows if any(c.strip() for c in r)]
-    if not rows:
-        raise InputError(f"{what} is empty: paste or upload a CSV table.", field)
-    return rows
-
-
-def _via_file(rows: Sequence[Sequence[str]], reader: Callable[[Path], Any], what: str,
-              field: str) -> Any:
-    """Hand ``rows`` to a reader of CSV files; its messages name ``what`` instead of a path."""
-    with tempfile.TemporaryDirectory(prefix="bayescm-app-") as folder:
-        path = Path(folder) / "table.csv"
-        with path.open("w", newline="", encoding="utf-8") as fh:
-            csv.writer(fh).writerows(rows)
-        try:
-            return reader(path)
-        except (ValueError, TypeError, OverflowError) as err:
-            message = str(err).replace(str(path), what)
-            raise InputError(message[:1].upper() + message[1:], field) from None
+        return reader()
+    except (ValueError, TypeError, OverflowError) as err:
+        raise InputError(_capital(str(err)), field) from None
 
 
 def matrix_from_csv(text: str, positive: str | None = None, ordered: bool = False, *,
@@ -265,14 +287,17 @@ def matrix_from_csv(text: str, positive: str | None = None, ordered: bool = Fals
     >>> matrix_from_csv("9 1 0\\n2 7 1\\n0 1 5").labels
     ('0', '1', '2')
     """
-    from bayescm.io.readers import read_matrix_csv
+    from bayescm.io.readers import matrix_from_table
 
-    rows = normalise_csv(text, field=field)
+    what = "the pasted table"
+    table = _table(text, what, field)
+    rows, lines = [list(r) for r in table.rows], list(table.lines)
     if all(len(r) == 1 for r in rows):  # cells separated by spaces
         rows = [r[0].split() for r in rows]
-    if all(_WHOLE.fullmatch(c) or _REAL.fullmatch(c) for c in rows[0]):  # a bare grid
+    if all(_is_number(c) for c in rows[0]):  # a bare grid
         rows = [[""] + [str(i) for i in range(len(rows[0]))]] + [
             [str(i), *r] for i, r in enumerate(rows)]
+        lines = [lines[0], *lines]
     if positive is not None and not str(positive).strip():
         positive = None
     k = len(rows) - 1
@@ -286,8 +311,16 @@ def matrix_from_csv(text: str, positive: str | None = None, ordered: bool = Fals
     if positive is not None and positive not in labels:
         raise InputError(f"the positive class {positive!r} is not one of the table's labels "
                          f"{labels}.", field)
-    return _via_file(rows, lambda p: read_matrix_csv(p, positive=positive, ordered=ordered),
-                     "the table", field)
+    return _read(lambda: matrix_from_table(CSVTable(what, tuple(map(tuple, rows)), tuple(lines)),
+                                           positive=positive, ordered=ordered), what, field)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        real_from_text(text)
+    except NumberTextError:
+        return False
+    return True
 
 
 def csv_columns(text: str, what: str = "the file", *, field: str = "input") -> list[str]:
@@ -299,13 +332,9 @@ def csv_columns(text: str, what: str = "the file", *, field: str = "input") -> l
     >>> csv_columns("y,old,new\\n1,0.9,0.8\\n")
     ['y', 'old', 'new']
     """
-    header = normalise_csv(text, what, field=field)[0]
-    if any(not c for c in header):
-        raise InputError(f"{what} has an empty column name in its header row {header}.", field)
-    twice = sorted({c for c in header if header.count(c) > 1})
-    if twice:
-        raise InputError(f"{what} names the column {twice[0]!r} twice in its header.", field)
-    return header
+    table = _table(text, what, field)
+    _read(table.check_header, what, field)
+    return list(table.header)
 
 
 def text_columns(text: str, columns: Sequence[str], what: str = "the file", *,
@@ -318,23 +347,11 @@ def text_columns(text: str, columns: Sequence[str], what: str = "the file", *,
     >>> text_columns("y,a,b\\n1,1,0\\n0,0,0\\n", ["y", "b"])
     [['1', '0'], ['0', '0']]
     """
-    rows = normalise_csv(text, what, field=field)
-    header = csv_columns(text, what, field=field)
-    missing = [c for c in columns if c not in header]
-    if missing:
-        raise InputError(f"{what} has no column {missing[0]!r}; its header is {header}.", field)
-    if len(rows) < 2:
+    table = _table(text, what, field)
+    _read(lambda: table.check_header().require(columns), what, field)
+    if not table.body:
         raise InputError(f"{what} has a header but no rows of data.", field)
-    out = []
-    for c in columns:
-        j = header.index(c)
-        cells = []
-        for line, row in enumerate(rows[1:], start=2):
-            if j >= len(row) or not row[j]:
-                raise InputError(f"{what}, line {line}: column {c!r} is empty.", field)
-            cells.append(row[j])
-        out.append(cells)
-    return out
+    return [_read(lambda c=c: table.texts(c), what, field) for c in columns]
 
 
 def scores_from_csv(text: str, label: str, scores: Sequence[str], positive: str | None = None,
@@ -349,7 +366,7 @@ def scores_from_csv(text: str, label: str, scores: Sequence[str], positive: str 
     >>> s.names, s.n_pos
     (['old', 'new'], 2)
     """
-    from bayescm.core.scores import Scores
+    from bayescm.core.scores import scores_from_table
 
     if not label:
         raise InputError("choose the column of the true labels.", field)
@@ -357,8 +374,7 @@ def scores_from_csv(text: str, label: str, scores: Sequence[str], positive: str 
         raise InputError("choose at least one score column.", field)
     if label in scores:
         raise InputError(f"{label!r} is the label column; it cannot also be a score.", field)
-    rows = normalise_csv(text, "the file", field=field)
-    csv_columns(text, "the file", field=field)
+    table = _table(text, "the file", field)
     positive = positive.strip() if positive and positive.strip() else None
-    return _via_file(rows, lambda p: Scores.from_csv(p, label=label, score=list(scores),
-                                                     positive=positive), "the file", field)
+    return _read(lambda: scores_from_table(table, label, list(scores), positive), "the file",
+                 field)

@@ -8,8 +8,8 @@
 
 Examples
 --------
->>> from bayescm.core.arguments import suggest
->>> suggest("chians", ["chains", "draws"])
+>>> from bayescm.core.arguments import did_you_mean
+>>> did_you_mean("chians", ["chains", "draws"])
 " Did you mean 'chains'?"
 """
 
@@ -24,7 +24,8 @@ import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["HINTS", "check_names", "keyword_checked", "reject_unknown", "suggest", "warn_user"]
+__all__ = ["HINTS", "check_names", "did_you_mean", "keyword_checked", "reject_unknown",
+           "warn_user"]
 
 
 # ----------------------------------------------------------------------------- warnings
@@ -71,21 +72,26 @@ def reject_unknown(given: Iterable[str], valid: Iterable[str], where: str,
     what = (f"an unknown keyword argument {unknown[0]!r}" if len(unknown) == 1 else
             f"unknown keyword arguments {', '.join(map(repr, unknown))}")
     if not hint:
-        hint = suggest(unknown[0], valid)
+        hint = did_you_mean(unknown[0], valid)
     raise TypeError(f"{where} got {what}; valid keywords: {', '.join(valid)}.{hint}")
 
 
-def suggest(word: str, choices: Iterable[str]) -> str:
-    """`` Did you mean 'x'?`` for the closest of ``choices``, or ``""`` when none is close.
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` Did you mean 'x'?`` for the choices closest to a mistyped ``word``, else ``""``.
 
     Examples
     --------
-    >>> from bayescm.core.arguments import suggest
-    >>> suggest("hdi_porb", ["hdi_prob", "draws"]), suggest("zzz", ["draws"])
-    (" Did you mean 'hdi_prob'?", '')
+    >>> from bayescm.core.arguments import did_you_mean
+    >>> did_you_mean("jefreys", ["laplace", "jeffreys", "haldane"])
+    " Did you mean 'jeffreys'?"
+    >>> did_you_mean("zzz", ["laplace"])
+    ''
     """
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
-    return f" Did you mean {close[0]!r}?" if close else ""
+    options = {str(c).lower(): str(c) for c in choices}
+    close = difflib.get_close_matches(str(word).lower(), list(options), n=2, cutoff=0.6)
+    if not close:
+        return ""
+    return f" Did you mean {' or '.join(repr(options[c]) for c in close)}?"
 
 
 def check_names(names: Iterable[Any], what: str) -> list[str]:

@@ -285,6 +285,9 @@ def save(idata: xr.DataTree, path: str | os.PathLike[str], *, compact: bool = Tr
     ------
     TypeError
         ``compact`` that is not a bool.
+    OutputError
+        A ``path`` that cannot be written: a folder, inside a file, a name too long, no
+        permission, a full disk (the message names the path and what to do).
 
     See Also
     --------
@@ -355,8 +358,11 @@ def load(path: str | os.PathLike[str]) -> xr.DataTree:
 
     Raises
     ------
+    FileNotFoundError
+        No such file.
     ValueError
-        If the file is not a bayescm result tree (the message names the file and the problem).
+        If the path is a folder, the file cannot be read, is not netCDF, or is not a bayescm
+        result tree (the message names the file and the problem).
 
     See Also
     --------
@@ -377,8 +383,18 @@ def load(path: str | os.PathLike[str]) -> xr.DataTree:
     """
     from bayescm.core.schema import validate
 
-    with xr.open_datatree(path, engine="h5netcdf") as tree:
-        out = tree.load().copy()
+    source = Path(path)
+    if not source.exists():
+        raise FileNotFoundError(f"No such file: {path}")
+    if source.is_dir():
+        raise ValueError(f"{path} is a folder; give the .nc file that bcm.save wrote.")
+    try:
+        with xr.open_datatree(path, engine="h5netcdf") as tree:
+            out = tree.load().copy()
+    except Exception as err:
+        reason = getattr(err, "strerror", None) or str(err).split("\n")[0] or type(err).__name__
+        raise ValueError(f"{path} is not a result tree written by bcm.save: it cannot be read "
+                         f"as netCDF-4 ({reason}).") from None
     for node in out.subtree:  # float32 draws come back as float64 for computing
         for var in [str(v) for v in node.data_vars]:
             if node[var].dtype == np.float32:

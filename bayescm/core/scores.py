@@ -9,7 +9,6 @@ so that they can be compared on one posterior (:mod:`bayescm.models.roc`).
 
 from __future__ import annotations
 
-import csv
 import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -19,9 +18,10 @@ import numpy as np
 
 from bayescm.core.arguments import check_names, keyword_checked
 from bayescm.core.counts import _as_label_array
+from bayescm.core.csvtable import CSVTable, read_csv
 from bayescm.core.itemwise import align_items, default_positive, is_pandas, two_dim_hint
 
-__all__ = ["Scores"]
+__all__ = ["Scores", "scores_from_table"]
 
 
 def _score_vector(values: Any, name: str, n: int) -> np.ndarray:
@@ -205,8 +205,18 @@ class Scores:
 
         Raises
         ------
+        FileNotFoundError
+            No such file.
+        CSVFormatError
+            A file that breaks the CSV rules of :mod:`bayescm.core.csvtable` (encoding,
+            delimiter, ragged rows, repeated column names), a column missing from the header,
+            an empty label, or a score that is not a finite number; the message names the line
+            and the column.
         ValueError
-            A column missing from the header, an empty label, or a score that is not a number.
+            Labels that are not two classes, a ``positive`` that is not among them, a score
+            column named twice or also as the label.
+        TypeError
+            Column names that are not strings.
 
         See Also
         --------
@@ -222,31 +232,7 @@ class Scores:
         >>> Scores.from_csv(path, label="y", score="p").n
         3
         """
-        columns = [score] if isinstance(score, str) else list(score)
-        with Path(path).open(newline="", encoding="utf-8-sig") as fh:
-            reader = csv.DictReader(fh)
-            fields = reader.fieldnames or []
-            missing = [c for c in [label, *columns] if c not in fields]
-            if missing:
-                raise ValueError(f"{path}: no column(s) {missing}; the header has {fields}.")
-            rows = list(reader)
-        y = [r[label].strip() for r in rows]
-        if any(v == "" for v in y):
-            raise ValueError(f"{path}: a label in column {label!r} is empty.")
-        values: dict[str, list[float]] = {}
-        for c in columns:
-            out = []
-            for line, r in enumerate(rows, start=2):
-                try:
-                    out.append(float(r[c]))
-                except ValueError:
-                    raise ValueError(f"{path}, line {line}, column {c!r}: {r[c]!r} is not a "
-                                     "number.") from None
-            values[c] = out
-        if positive is None and set(y) <= {"0", "1"}:
-            positive = "1"
-        return cls(y, values if len(columns) > 1 else {columns[0]: values[columns[0]]},
-                   positive=positive)
+        return scores_from_table(read_csv(path), label, score, positive)
 
     @property
     def y(self) -> np.ndarray:
@@ -295,3 +281,39 @@ class Scores:
     def __repr__(self) -> str:
         return (f"Scores(n={self.n}, positives={self.n_pos}, classifiers={self.names}, "
                 f"positive={self._positive!r})")
+
+
+def scores_from_table(table: CSVTable, label: str, score: str | Sequence[str],
+                      positive: Hashable | None = None) -> Scores:
+    """:class:`Scores` from a parsed CSV table (the reading of :meth:`Scores.from_csv`).
+
+    The label column is read as text (an empty label is an error), each score column as finite
+    real numbers; labels ``0``/``1`` take ``"1"`` as the positive class by default.
+
+    Examples
+    --------
+    >>> from bayescm.core.csvtable import parse_csv
+    >>> from bayescm.core.scores import scores_from_table
+    >>> scores_from_table(parse_csv("y,p\\n1,0.9\\n0,0.2\\n"), "y", "p").positive
+    '1'
+    """
+    columns = [score] if isinstance(score, str) else list(score)
+    if not columns or not all(isinstance(c, str) for c in [label, *columns]):
+        raise TypeError(f"label and score name columns (strings), got label={label!r}, "
+                        f"score={score!r}.")
+    twice = sorted({c for c in columns if columns.count(c) > 1})
+    if twice:
+        raise ValueError(f"score names the column {twice[0]!r} twice; name each once.")
+    if label in columns:
+        raise ValueError(f"{label!r} is the label column; it cannot also be a score.")
+    table.check_header()
+    table.require([label, *columns])
+    if not table.body:
+        raise table.error("no rows: give one row per test item under the header.",
+                          table.lines[0])
+    y = table.texts(label, "the item's true label")
+    values = {c: table.reals(c) for c in columns}
+    try:  # labels "0"/"1" make "1" positive: the rule of core/itemwise
+        return Scores(y, values, positive=positive)
+    except ValueError as err:  # one class, an unknown positive label: name the file
+        raise table.error(str(err)) from None

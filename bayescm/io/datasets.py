@@ -13,17 +13,31 @@
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
-from bayescm.core.scores import Scores
+from bayescm.core.csvtable import CSVTable, parse_csv
+from bayescm.core.scores import Scores, scores_from_table
 
 __all__ = ["DATASETS", "auditc", "literature_matrices", "literature_table", "load", "mushrooms",
            "screening_scores", "subgroups", "wordle"]
+
+
+def _packaged(name: str) -> CSVTable:
+    """A CSV file shipped in ``bayescm/data``, read by the package's one CSV reader."""
+    text = resources.files("bayescm.data").joinpath(name).read_text(encoding="utf-8")
+    return parse_csv(text, f"bayescm/data/{name}").check_header()
+
+
+def _binary_matrices(table: CSVTable, name_column: str, labels: tuple[str, str]
+                     ) -> dict[str, ConfusionMatrix]:
+    names = table.texts(name_column)
+    tp, fn, tn, fp = (table.counts(c) for c in ("tp", "fn", "tn", "fp"))
+    return {name: ConfusionMatrix.from_counts(tp=tp[i], fn=fn[i], tn=tn[i], fp=fp[i],
+                                              labels=labels) for i, name in enumerate(names)}
 
 
 @keyword_checked
@@ -49,10 +63,11 @@ def literature_table() -> list[dict[str, Any]]:
     >>> len(rows), rows[9]["id"], rows[9]["tp"]
     (24, '7a', 26)
     """
-    text = resources.files("bayescm").joinpath("data/literature_table_s1.csv").read_text()
-    rows = list(csv.DictReader(text.splitlines()))
+    table = _packaged("literature_table_s1.csv")
     ints = ("tp", "fn", "tn", "fp", "n", "citations")
-    return [{k: (int(v) if k in ints else v) for k, v in row.items()} for row in rows]
+    columns = {k: (table.counts(k) if k in ints else list(table.texts(k)))
+               for k in table.header}
+    return [{k: values[i] for k, values in columns.items()} for i in range(len(table.body))]
 
 
 @keyword_checked
@@ -174,12 +189,9 @@ def screening_scores() -> Scores:
     >>> data.names, data.n, data.n_pos
     (['score_standard', 'score_new'], 600, 117)
     """
-    with resources.files("bayescm.data").joinpath("screening_scores.csv").open(
-            encoding="ascii") as fh:
-        rows = list(csv.DictReader(fh))
-    y = [int(r["disease"]) for r in rows]
-    return Scores(y, {k: [float(r[k]) for r in rows] for k in ("score_standard", "score_new")},
-                  positive=1)
+    data = scores_from_table(_packaged("screening_scores.csv"), "disease",
+                             ["score_standard", "score_new"])
+    return Scores(data.y.astype(int), data.scores, positive=1)
 
 
 @keyword_checked
@@ -211,12 +223,8 @@ def auditc() -> dict[str, ConfusionMatrix]:
     >>> len(studies), studies["8"].cells
     (14, {'tp': 752, 'fn': 0, 'fp': 3226, 'tn': 2977})
     """
-    with resources.files("bayescm.data").joinpath("auditc.csv").open(encoding="ascii") as fh:
-        rows = list(csv.DictReader(fh))
-    return {r["study"]: ConfusionMatrix.from_counts(tp=int(r["tp"]), fn=int(r["fn"]),
-                                                    fp=int(r["fp"]), tn=int(r["tn"]),
-                                                    labels=("unhealthy use", "no unhealthy use"))
-            for r in rows}
+    return _binary_matrices(_packaged("auditc.csv"), "study",
+                            ("unhealthy use", "no unhealthy use"))
 
 
 @keyword_checked
@@ -249,12 +257,7 @@ def subgroups() -> dict[str, ConfusionMatrix]:
     >>> groups["60-74"].cells
     {'tp': 90, 'fn': 36, 'fp': 43, 'tn': 331}
     """
-    with resources.files("bayescm.data").joinpath("subgroups.csv").open(encoding="ascii") as fh:
-        rows = list(csv.DictReader(fh))
-    return {r["group"]: ConfusionMatrix.from_counts(tp=int(r["tp"]), fn=int(r["fn"]),
-                                                    fp=int(r["fp"]), tn=int(r["tn"]),
-                                                    labels=("condition", "no condition"))
-            for r in rows}
+    return _binary_matrices(_packaged("subgroups.csv"), "group", ("condition", "no condition"))
 
 
 DATASETS: dict[str, Callable[[], Any]] = {

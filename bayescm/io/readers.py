@@ -1,14 +1,22 @@
-"""CSV readers: one confusion matrix, or a table with one binary matrix per row."""
+"""CSV readers: one confusion matrix, or a table with one binary matrix per row.
+
+Both read through :mod:`bayescm.core.csvtable` (UTF-8, commas, a header, even rows, strict
+numbers), so every problem is a :class:`~bayescm.core.csvtable.CSVFormatError` naming the file,
+the line and the column. :func:`matrix_from_table` and :func:`batch_from_table` do the same for
+a table already parsed (the app's pasted tables).
+"""
 
 from __future__ import annotations
 
-import csv
-import math
-from pathlib import Path
+import os
 from typing import Any
 
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
+from bayescm.core.csvtable import CSVTable, read_csv
+
+__all__ = ["CELL_KEYS", "batch_from_table", "matrix_from_table", "read_matrix_csv",
+           "read_table_csv"]
 
 CELL_KEYS = ("tp", "fn", "tn", "fp")
 """Cell columns of a table with one binary matrix per row."""
@@ -16,14 +24,15 @@ CELL_KEYS = ("tp", "fn", "tn", "fp")
 
 # ----------------------------------------------------------------------------- CSV readers
 @keyword_checked
-def read_matrix_csv(path: str | Path, positive: Any = None, ordered: bool = False
+def read_matrix_csv(path: str | os.PathLike[str], positive: Any = None, ordered: bool = False
                     ) -> ConfusionMatrix:
     """Read a labelled confusion matrix from a CSV file: rows TRUE class, columns PREDICTED.
 
-    The first row is a header whose first cell is free (e.g. ``true\\pred``) and whose other
-    cells are the predicted labels; each further row starts with a true label followed by its
-    counts. Both label sets must be the same (columns may come in another order; they are
-    reordered to the rows' order).
+    The first row is a header whose first cell is free (e.g. ``true\\pred``, or empty as
+    pandas writes it) and whose other cells are the predicted labels; each further row starts
+    with a true label followed by its counts. Both label sets must be the same (columns may come
+    in another order; they are reordered to the rows' order). The file follows the CSV rules of
+    :mod:`bayescm.core.csvtable` (UTF-8, commas, counts as exact whole numbers).
 
     Parameters
     ----------
@@ -41,8 +50,11 @@ def read_matrix_csv(path: str | Path, positive: Any = None, ordered: bool = Fals
 
     Raises
     ------
-    ValueError
-        A malformed file (ragged rows, non-integer cells, mismatched labels), naming the line.
+    FileNotFoundError
+        No such file.
+    CSVFormatError
+        A malformed file (encoding, delimiter, ragged rows, a cell that is not a count,
+        repeated or mismatched labels), naming the line and the column.
 
     Examples
     --------
@@ -53,58 +65,76 @@ def read_matrix_csv(path: str | Path, positive: Any = None, ordered: bool = Fals
     >>> read_matrix_csv(path, positive="high").cells
     {'tp': 26, 'fn': 0, 'fp': 2, 'tn': 6}
     """
-    path = Path(path)
-    with path.open(newline="", encoding="utf-8-sig") as fh:
-        rows = [r for r in csv.reader(fh) if any(cell.strip() for cell in r)]
-    if len(rows) < 3:
-        raise ValueError(f"{path}: a confusion matrix CSV needs a header row of predicted "
-                         "labels and at least 2 rows (one per true class).")
-    header = [c.strip() for c in rows[0][1:]]
-    true_labels, counts = [], []
-    for line, row in enumerate(rows[1:], start=2):
-        if len(row) != len(header) + 1:
-            raise ValueError(f"{path}, line {line}: {len(row)} cells, but the header has "
-                             f"{len(header) + 1} (a true label and {len(header)} counts).")
-        true_labels.append(row[0].strip())
-        values = []
-        for label, cell in zip(header, row[1:], strict=True):
-            try:
-                value: float | int = int(cell.strip())  # exact, however large
-            except ValueError:
-                try:
-                    value = float(cell)
-                except ValueError:
-                    raise ValueError(f"{path}, line {line}, column {label!r}: {cell!r} is not "
-                                     "a count.") from None
-            if not math.isfinite(value) or value != round(value) or value < 0:
-                raise ValueError(f"{path}, line {line}, column {label!r}: {cell!r} is not a "
-                                 "non-negative whole number.")
-            values.append(int(value))
-        counts.append(values)
-    if sorted(header) != sorted(true_labels) or len(set(header)) != len(header):
-        raise ValueError(f"{path}: the predicted labels {header} (header) and the true labels "
-                         f"{true_labels} (first column) must be the same classes.")
+    return matrix_from_table(read_csv(path), positive=positive, ordered=ordered)
+
+
+def matrix_from_table(table: CSVTable, positive: Any = None, ordered: bool = False
+                      ) -> ConfusionMatrix:
+    """A labelled confusion matrix from a parsed table (the layout of :func:`read_matrix_csv`).
+
+    Examples
+    --------
+    >>> from bayescm.core.csvtable import parse_csv
+    >>> from bayescm.io.readers import matrix_from_table
+    >>> matrix_from_table(parse_csv(",a,b\\na,5,1\\nb,2,7\\n")).labels
+    ('a', 'b')
+    """
+    table.check_header(first_free=True)
+    if len(table.rows) < 3:
+        raise table.error("a confusion matrix needs a header row of predicted labels and at "
+                          "least 2 rows (one per true class).", table.lines[-1])
+    header = list(table.header[1:])
+    true_labels = table.texts(0, "the true class of the row")
+    seen: dict[str, int] = {}
+    for label, line in zip(true_labels, table.lines[1:], strict=True):
+        if label in seen:
+            raise table.error(f"the true class {label!r} has two rows (lines {seen[label]} and "
+                              f"{line}); give each class one row.", line, 1)
+        seen[label] = line
+    if sorted(header) != sorted(true_labels):
+        raise table.error(f"the predicted labels {header} (header) and the true labels "
+                          f"{true_labels} (first column) must be the same classes.",
+                          table.lines[0])
+    columns = [table.counts(j) for j in range(1, len(table.header))]  # exact Python ints
     order = [header.index(label) for label in true_labels]
-    matrix = [[row[j] for j in order] for row in counts]  # Python ints: checked for overflow
+    matrix = [[columns[j][i] for j in order] for i in range(len(true_labels))]
     if positive is not None:
         positive = str(positive)
-    return ConfusionMatrix(matrix, labels=true_labels, positive=positive, ordered=ordered)
+    try:
+        return ConfusionMatrix(matrix, labels=true_labels, positive=positive, ordered=ordered)
+    except ValueError as err:  # a positive class that is not a label: name the file
+        raise table.error(str(err)) from None
+    except OverflowError as err:
+        raise OverflowError(f"{table.source}: {err}") from None
 
 
 @keyword_checked
-def read_table_csv(path: str | Path, id_column: str = "id") -> dict[str, ConfusionMatrix]:
+def read_table_csv(path: str | os.PathLike[str], id_column: str | None = None
+                   ) -> dict[str, ConfusionMatrix]:
     """Read a batch of binary matrices, one per row, with columns ``tp, fn, tn, fp``.
+
+    The file follows the CSV rules of :mod:`bayescm.core.csvtable`; columns besides the cells
+    and the names are not read (but every row must still have a cell for each).
 
     Parameters
     ----------
     path : str or Path
-        The CSV file; other columns are ignored.
-    id_column : str, default "id"
-        Column naming each classifier; when absent the rows are named 1, 2, ....
+        The CSV file.
+    id_column : str, optional
+        Column naming each classifier; it must exist when given. Default: ``"id"`` when the
+        header has it, else the rows are named 1, 2, ....
 
     Returns
     -------
     dict of str -> ConfusionMatrix
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    CSVFormatError
+        A malformed file, a missing column, a cell that is not a count, an empty or repeated
+        name, no rows; the message names the line and the column.
 
     Examples
     --------
@@ -115,29 +145,42 @@ def read_table_csv(path: str | Path, id_column: str = "id") -> dict[str, Confusi
     >>> read_table_csv(path)["b"].cells
     {'tp': 10, 'fn': 0, 'fp': 1, 'tn': 3}
     """
-    path = Path(path)
-    with path.open(newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        fields = [f.strip() for f in (reader.fieldnames or [])]
-        missing = [c for c in CELL_KEYS if c not in fields]
-        if missing:
-            raise ValueError(f"{path}: missing column(s) {', '.join(missing)}; a table of "
-                             "binary matrices needs tp, fn, tn, fp.")
-        out: dict[str, ConfusionMatrix] = {}
-        for line, raw in enumerate(reader, start=2):
-            row = {(k or "").strip(): (v or "").strip() for k, v in raw.items()}
-            name = row[id_column] if id_column in fields else str(line - 1)
-            if name in out:
-                raise ValueError(f"{path}, line {line}: duplicate {id_column} {name!r}.")
-            cells = {}
-            for key in CELL_KEYS:
-                try:
-                    cells[key] = int(row[key])
-                except ValueError:
-                    raise ValueError(f"{path}, line {line}, column {key!r}: {row[key]!r} is "
-                                     "not a whole number.") from None
-            out[name] = ConfusionMatrix.from_counts(tp=cells["tp"], fn=cells["fn"],
-                                                    tn=cells["tn"], fp=cells["fp"])
-    if not out:
-        raise ValueError(f"{path}: no rows.")
+    return batch_from_table(read_csv(path), id_column)
+
+
+def batch_from_table(table: CSVTable, id_column: str | None = None
+                     ) -> dict[str, ConfusionMatrix]:
+    """Binary matrices from a parsed table (the layout of :func:`read_table_csv`).
+
+    Examples
+    --------
+    >>> from bayescm.core.csvtable import parse_csv
+    >>> from bayescm.io.readers import batch_from_table
+    >>> list(batch_from_table(parse_csv("tp,fn,tn,fp\\n5,0,3,0\\n4,1,3,0\\n")))
+    ['1', '2']
+    """
+    if id_column is not None and not isinstance(id_column, str):
+        raise TypeError(f"id_column must be a column name (a string), got {id_column!r}.")
+    table.check_header()
+    cells = table.require(CELL_KEYS, "A table of binary matrices has columns tp, fn, tn, fp.")
+    if not table.body:
+        raise table.error("no rows: give one row per classifier under the header.",
+                          table.lines[0])
+    if id_column is None and table.find("id") is not None:
+        id_column = "id"
+    if id_column is None:
+        names = [str(i) for i in range(1, len(table.body) + 1)]
+    else:
+        names = table.texts(id_column, f"the classifier's name ({id_column})")
+    counts = [table.counts(j) for j in cells]
+    out: dict[str, ConfusionMatrix] = {}
+    for i, (name, line) in enumerate(zip(names, table.lines[1:], strict=True)):
+        if name in out:
+            raise table.error(f"the {id_column} {name!r} is repeated; give each row its own "
+                              "name.", line, id_column)
+        tp, fn, tn, fp = (column[i] for column in counts)
+        try:
+            out[name] = ConfusionMatrix.from_counts(tp=tp, fn=fn, tn=tn, fp=fp)
+        except OverflowError as err:  # cells whose sum passes 2**63 - 1
+            raise OverflowError(f"{table.source}, line {line}: {err}") from None
     return out

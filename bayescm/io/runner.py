@@ -20,7 +20,7 @@ import xarray as xr
 from bayescm.analyses.summary import informedness, resolve_var_names, summary
 from bayescm.core import container as box
 from bayescm.core.arguments import keyword_checked
-from bayescm.core.files import atomic_write
+from bayescm.core.files import atomic_write, ensure_folder
 from bayescm.core.stats import hdi_prob_for
 from bayescm.io.spec_parse import FIGURES, HIERARCHICAL_FIGURES, SCORE_FIGURES
 from bayescm.models import registry
@@ -269,6 +269,12 @@ def write_outputs(
     dict of str -> Path
         What was written, by kind (``"netcdf"``, ``"summary"``, ``"forest"``, ...).
 
+    Raises
+    ------
+    OutputError
+        A folder (or a file in it) that cannot be written: a file where the folder should be,
+        a name too long, no permission, a full disk.
+
     Examples
     --------
     >>> import tempfile
@@ -281,8 +287,7 @@ def write_outputs(
     ['netcdf', 'summary']
     """
     say = progress or (lambda message: None)
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = ensure_folder(folder)
     written: dict[str, Path] = {}
     say(f"writing {folder / (spec.name + '.nc')}")
     written["netcdf"] = atomic_write(f"{spec.name}.nc", lambda tmp: box.write_netcdf(idata, tmp),

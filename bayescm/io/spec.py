@@ -5,6 +5,10 @@ priors, the fitting options and the outputs. :func:`load_spec` reads and validat
 :meth:`AnalysisSpec.run` fits it and writes the result tree (netCDF), the summary (CSV) and
 the figures into a folder. The ready-to-run specifications in the repository's ``models/``
 folder (the paper's analyses among them) are run with ``bayescm run models/NAME.toml``.
+Data files (``csv``, ``table``, ``scores``) follow the CSV rules of
+:mod:`bayescm.core.csvtable` (UTF-8, commas, a header of unique names, even rows, strict
+numbers); a data file's error is a ``CSVFormatError`` naming that file, the line and the
+column. The ``name`` names the output folder and file, so it is at most 200 bytes.
 
 The format, every table optional except ``[data]`` (or ``[simulate]``)::
 
@@ -21,7 +25,8 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     # csv = "data/matrix.csv"        # a labelled matrix file (see read_matrix_csv); positive,
     #                                #   ordered as above; paths are relative to the spec file
     # table = "data/batch.csv"       # one binary matrix per row: columns tp, fn, tn, fp and a
-    #                                #   name column (id_column, default "id") -> a batch
+    #                                #   name column (id_column = "study"; default "id" if the
+    #                                #   header has it, else rows 1, 2, ...) -> a batch
     # [data.classifiers.NAME]        # an inline batch: one table of tp, fn, tn, fp per name
     # tp = 26 ...
     # dataset = "literature_table_s1"  # a data set shipped with the package (also "mushrooms",
@@ -92,17 +97,16 @@ np.float64(1.0)
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import xarray as xr
-
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
+from bayescm.core.csvtable import CSVFormatError, decode_csv
 from bayescm.core.scores import Scores
 from bayescm.io.readers import read_matrix_csv, read_table_csv
+from bayescm.io.spec_analysis import AnalysisSpec
 from bayescm.io.spec_hierarchical import (
     check_figures,
     check_model_spec,
@@ -131,163 +135,8 @@ from bayescm.io.spec_parse import (
 __all__ = ["AnalysisSpec", "SpecError", "load_spec", "parse_spec", "read_matrix_csv",
            "read_table_csv"]
 
-# ----------------------------------------------------------------------------- the spec
-@dataclass(frozen=True)
-class AnalysisSpec:
-    """A validated analysis: data, priors, fitting options and outputs.
-
-    Built by :func:`load_spec` (from a TOML file) or :func:`parse_spec` (from a mapping).
-
-    Attributes
-    ----------
-    name : str
-        Used for the default output folder ``output/<name>/``.
-    data : ConfusionMatrix, dict of str -> ConfusionMatrix, or Scores
-        One matrix, a batch (fitted as one tree with a ``classifier`` dim), or labels and
-        scores (the Bayesian bootstrap of :func:`bayescm.models.scores.fit_scores`).
-    priors : dict
-        Keyword arguments of :func:`bayescm.fit`: ``prior``, ``prevalence``, ``tpr``, ``tnr``,
-        ``rates`` (only those given), or ``priors`` keyed by a model's parameters.
-    options : dict
-        ``draws, chains, random_seed, method, metrics, hdi_prob``, for scores
-        ``threshold, fpr_range, grid_size, n_bins``, for the hierarchical model ``model, group``
-        and NUTS's ``target_accept, tune`` (only those given).
-    tables, figures : tuple of str
-        Outputs to write besides the netCDF file.
-    figure_metrics : tuple of str
-        Metrics shown in the figures (empty: the options' metrics or a short default list).
-    figure_format : str
-        File extension of the figures (``png``, ``pdf``, ``svg``).
-    description : str
-        Free text.
-    source : Path or None
-        The file it was read from.
-
-    Examples
-    --------
-    >>> from bayescm.io.spec import parse_spec
-    >>> spec = parse_spec({"data": {"tp": 5, "fn": 1, "tn": 4, "fp": 2}}, name="toy")
-    >>> spec.name, spec.tables, spec.figures
-    ('toy', ('summary',), ('forest',))
-    """
-
-    name: str
-    data: ConfusionMatrix | dict[str, ConfusionMatrix] | Scores
-    priors: dict[str, Any] = field(default_factory=dict)
-    options: dict[str, Any] = field(default_factory=dict)
-    tables: tuple[str, ...] = ("summary",)
-    figures: tuple[str, ...] = ("forest",)
-    figure_metrics: tuple[str, ...] = ()
-    figure_format: str = "png"
-    description: str = ""
-    source: Path | None = None
-
-    def fit_kwargs(self, **overrides: Any) -> dict[str, Any]:
-        """Keyword arguments for :func:`bayescm.fit`, with ``overrides`` that are not None.
-
-        Examples
-        --------
-        >>> from bayescm.io.spec import parse_spec
-        >>> spec = parse_spec({"data": {"tp": 5, "fn": 1, "tn": 4, "fp": 2},
-        ...                    "options": {"draws": 1000, "seed": 3}}, name="toy")
-        >>> spec.fit_kwargs(draws=200)
-        {'draws': 200, 'random_seed': 3}
-        """
-        kwargs = {**self.priors, **self.options}
-        kwargs.update({k: v for k, v in overrides.items() if v is not None})
-        return kwargs
-
-    def fit(self, **overrides: Any) -> xr.DataTree:
-        """Fit the spec's data with :func:`bayescm.fit` (no files written).
-
-        Parameters
-        ----------
-        **overrides
-            ``draws``, ``chains``, ``random_seed``, ``progressbar``, ... replacing the spec's.
-
-        Examples
-        --------
-        >>> from bayescm.io.spec import parse_spec
-        >>> spec = parse_spec({"data": {"tp": 5, "fn": 1, "tn": 4, "fp": 2}}, name="toy")
-        >>> spec.fit(draws=100, chains=2)["posterior"]["tpr"].shape
-        (2, 100)
-        """
-        from bayescm.models.fitting import fit
-
-        return fit(self.data, **self.fit_kwargs(**overrides))
-
-    def run(
-        self,
-        output_dir: str | Path | None = None,
-        *,
-        write: bool = True,
-        draws: int | None = None,
-        chains: int | None = None,
-        random_seed: int | None = None,
-        progress: Callable[[str], None] | None = None,
-    ) -> xr.DataTree:
-        """Fit the spec and write its outputs; return the result tree.
-
-        Parameters
-        ----------
-        output_dir : str or Path, optional
-            Folder for the outputs; default ``output/<name>/`` under the current directory.
-        write : bool, default True
-            False: only fit, write nothing.
-        draws, chains, random_seed : int, optional
-            Override the spec's options (e.g. few draws for a quick check).
-        progress : callable, optional
-            Called with a short status message before each stage (the CLI prints them on a
-            terminal).
-
-        Returns
-        -------
-        xarray.DataTree
-            The result of :func:`bayescm.fit`.
-
-        See Also
-        --------
-        bayescm.io.runner.write_outputs : what is written.
-
-        Examples
-        --------
-        >>> import os, tempfile
-        >>> from bayescm.io.spec import parse_spec
-        >>> spec = parse_spec({"data": {"tp": 5, "fn": 1, "tn": 4, "fp": 2},
-        ...                    "outputs": {"figures": []}}, name="toy")
-        >>> out = tempfile.mkdtemp()
-        >>> _ = spec.run(out, draws=200)
-        >>> sorted(os.listdir(out))
-        ['summary.csv', 'toy.nc']
-        """
-        from bayescm.io.runner import write_outputs
-
-        say = progress or (lambda message: None)
-        if isinstance(self.data, Scores):
-            say(f"fitting {self.name} ({self.data.n} scored items, "
-                f"{len(self.data.names)} classifier(s))")
-        else:
-            n = len(self.data) if isinstance(self.data, dict) else 1
-            say(f"fitting {self.name} ({n} matrix{'es' if n > 1 else ''})")
-        idata = self.fit(draws=draws, chains=chains, random_seed=random_seed,
-                         progressbar=progress is not None)
-        if write:
-            folder = Path("output") / self.name if output_dir is None else Path(output_dir)
-            write_outputs(self, idata, folder, progress=say)
-        return idata
-
-    def with_options(self, **options: Any) -> AnalysisSpec:
-        """A copy with some options replaced (``draws``, ``random_seed``, ...).
-
-        Examples
-        --------
-        >>> from bayescm.io.spec import parse_spec
-        >>> spec = parse_spec({"data": {"tp": 5, "fn": 1, "tn": 4, "fp": 2}}, name="toy")
-        >>> spec.with_options(draws=100).options
-        {'draws': 100}
-        """
-        return replace(self, options={**self.options, **options})
-
+MAX_NAME_BYTES = 200
+"""Longest spec name: it names the output folder and the ``<name>.nc`` file (255-byte limit)."""
 
 @keyword_checked
 def load_spec(path: str | Path) -> AnalysisSpec:
@@ -309,8 +158,11 @@ def load_spec(path: str | Path) -> AnalysisSpec:
     FileNotFoundError
         The file (or a data file it names) does not exist.
     SpecError
-        Invalid TOML, unknown keys, missing data or a bad prior table; the message names the
-        file and the key.
+        A folder, a file that is not UTF-8, invalid TOML, unknown keys, missing data or a bad
+        prior table; the message names the file and the key.
+    CSVFormatError
+        A data file (``csv``, ``table``, ``scores``) that breaks the CSV rules of
+        :mod:`bayescm.core.csvtable`; the message names that file, the line and the column.
 
     See Also
     --------
@@ -327,11 +179,17 @@ def load_spec(path: str | Path) -> AnalysisSpec:
     'toy'
     """
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise FileNotFoundError(f"No such specification file: {path}")
+    if path.is_dir():
+        raise SpecError(f"{path} is a folder; give the specification's .toml file.")
     try:
-        with path.open("rb") as fh:
-            raw = tomllib.load(fh)
+        text = decode_csv(path.read_bytes(), str(path))  # TOML is UTF-8, as CSV files are
+        raw = tomllib.loads(text)
+    except OSError as err:
+        raise SpecError(f"{path}: cannot be read ({err.strerror or err}).") from None
+    except CSVFormatError as err:
+        raise SpecError(str(err).replace("(CSV) ", "")) from None
     except tomllib.TOMLDecodeError as err:
         raise SpecError(f"{path}: invalid TOML: {err}") from None
     return parse_spec(raw, name=path.stem, source=path)
@@ -365,6 +223,10 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
         raise SpecError(f"{where}'name' must be a non-empty string, got {spec_name!r}.")
     if any(ch in spec_name for ch in "/\\") or spec_name in (".", ".."):
         raise SpecError(f"{where}'name' is used as a folder name: no slashes ({spec_name!r}).")
+    if len(spec_name.encode("utf-8")) > MAX_NAME_BYTES or not spec_name.isprintable():
+        raise SpecError(f"{where}'name' is used as a folder and file name (output/<name>/"
+                        f"<name>.nc): at most {MAX_NAME_BYTES} bytes of printable characters, "
+                        f"got {len(spec_name)} characters.")
     description = raw.get("description", "")
     if not isinstance(description, str):
         raise SpecError(f"{where}'description' must be a string.")

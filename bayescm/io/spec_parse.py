@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from bayescm.core.confusion import ConfusionMatrix
+from bayescm.core.csvtable import CSVFormatError
 from bayescm.core.scores import Scores
 from bayescm.core.streams import generator
 from bayescm.io.readers import CELL_KEYS, read_matrix_csv, read_table_csv
@@ -161,7 +162,10 @@ def _parse_data(data: Any, base: Path, source: Any
         if form == "scores":
             return _parse_scores(data, base, source)
         if form == "table":
-            id_column = data.get("id_column", "id")
+            id_column = data.get("id_column")
+            if id_column is not None and (not isinstance(id_column, str) or not id_column):
+                raise SpecError(f"{where}[data] id_column must be the name of a column of the "
+                                f"table (a string), got {id_column!r}.")
             return read_table_csv(_data_path(data["table"], base, "table", source), id_column)
         classifiers = data["classifiers"]
         if not isinstance(classifiers, Mapping) or not classifiers:
@@ -177,8 +181,8 @@ def _parse_data(data: Any, base: Path, source: Any
                 **{k: _count(cells[k], f"{cname}.{k}", source) for k in CELL_KEYS},
                 labels=data.get("labels", ["positive", "negative"]))
         return out
-    except SpecError:
-        raise
+    except (SpecError, CSVFormatError):
+        raise  # a data file's error names the file, the line and the column
     except (ValueError, TypeError) as err:
         raise SpecError(f"{where}[data]: {err}") from None
 
@@ -281,7 +285,7 @@ def _data_path(value: Any, base: Path, key: str, source: Any) -> Path:
     if not isinstance(value, str):
         raise SpecError(f"{_where(source)}[data] {key} must be a file path string.")
     path = Path(value) if Path(value).is_absolute() else base / value
-    if not path.is_file():
+    if not path.exists():  # a folder is the reader's error ("a folder, not a CSV file")
         raise FileNotFoundError(f"{_where(source)}[data] {key}: no such file {path}")
     return path
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bayescm.core.arguments import keyword_checked
+from bayescm.core.arguments import did_you_mean, keyword_checked
 from bayescm.metrics.binary import BINARY_METRICS, fbeta
 from bayescm.metrics.evaluation import EVAL_BLOCK, evaluate, evaluate_theta
 from bayescm.metrics.metric import Metric, MetricInfo
@@ -297,6 +297,7 @@ def resolve_metrics(
             raise ValueError(
                 f"Unknown {kind} metric {item!r}. Known metrics: {', '.join(catalogue)} "
                 "(long names such as 'sensitivity' work too); see bcm.list_metrics()."
+                f"{did_you_mean(canonical_name(item), table)}"
             )
         out[key] = catalogue[key]
     return list(out.values())

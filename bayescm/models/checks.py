@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from bayescm.core.arguments import HINTS as _HINTS
-from bayescm.core.arguments import suggest, warn_user
+from bayescm.core.arguments import did_you_mean, warn_user
 from bayescm.core.validate import check_int, check_real
 from bayescm.priors import is_conjugate
 from bayescm.priors.multiclass import _alpha
@@ -139,7 +139,7 @@ def check_option_values(options: Mapping[str, Any]) -> None:
             raise TypeError(f"{key} must be True or False, got {value!r}.")
         elif key == "init" and value not in INITS:
             raise ValueError(f"init must be one of {', '.join(map(repr, INITS))}, got "
-                             f"{value!r}.{suggest(str(value), INITS)}")
+                             f"{value!r}.{did_you_mean(str(value), INITS)}")
     step = options.get("nuts")
     if isinstance(step, Mapping):
         check_option_values(step)
@@ -186,7 +186,7 @@ def sampler_options(method: str, sampler_kwargs: Mapping[str, Any] | None,
     if unknown:
         own = ("data, prior, prevalence, tpr, tnr, rates, method, draws, chains, random_seed, "
                "metrics, hdi_prob, progressbar, sampler_kwargs, priors, model, group")
-        hint = _HINTS.get(unknown[0], "") or suggest(
+        hint = _HINTS.get(unknown[0], "") or did_you_mean(
             unknown[0], [*own.split(", "), *nuts_option_names()])
         raise TypeError(
             f"fit() got an unknown keyword argument {unknown[0]!r}; valid keywords: {own}, "

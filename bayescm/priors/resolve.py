@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from bayescm.core.arguments import did_you_mean
 from bayescm.priors.external import from_preliz, is_preliz
 from bayescm.priors.presets import PRIOR_NAMES
 from bayescm.priors.protocol import PriorFactory, PriorSpec
@@ -58,6 +59,7 @@ def resolve_prior(prior: Any, parameter: str) -> Any:
             raise ValueError(
                 f"Unknown prior name {prior!r} for {parameter}; use one of {names}, "
                 "or a prior object such as bcm.Beta(a, b)."
+                f"{did_you_mean(key, PRIOR_NAMES)}"
             )
         return PRIOR_NAMES[key]()
     if isinstance(prior, PriorSpec):
