@@ -59,7 +59,14 @@ def _matrix(args: argparse.Namespace) -> Any:
     if args.csv is not None:
         if any(c is not None for c in cells):
             raise UsageError("give either --csv FILE or --tp/--fn/--tn/--fp, not both")
-        return read_matrix_csv(existing(args.csv), positive=args.positive, ordered=args.ordered)
+        cm = read_matrix_csv(existing(args.csv), positive=args.positive, ordered=args.ordered)
+        if cm.n_classes == 2 and cm.positive is None:
+            a, b = cm.labels
+            raise UsageError(
+                f"the matrix has two classes, {a!r} and {b!r}: name the positive one with "
+                f"--positive {a} (or --positive {b}) for a binary analysis (TPR, TNR, PPV, "
+                "...); labels 0 and 1 need none (1 is positive)")
+        return cm
     if any(c is None for c in cells):
         missing = [n for n, c in zip(("--tp", "--fn", "--tn", "--fp"), cells, strict=True)
                    if c is None]

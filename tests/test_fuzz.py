@@ -16,6 +16,7 @@ the same file measures older versions too.
 from __future__ import annotations
 
 import copy
+import json
 import math
 import re
 import signal
@@ -461,6 +462,91 @@ def app_field_cases() -> list[Case]:
     return out
 
 
+def input_cases() -> list[Case]:
+    """Issue 26: items that must pair up, 0/1 labels, options, names, priors, attributes."""
+    y = pd.Series([1, 0, 1, 1, 0, 0], index=list("abcdef"))
+    s = pd.Series([0.9, 0.1, 0.8, 0.7, 0.3, 0.2], index=list("abcdef"))
+    other = s.set_axis(list("abcdeg"))
+    nuts = {"method": "nuts", "draws": 20, "chains": 1}
+    out = [
+        Case("Scores-series-other-index", lambda: bcm.Scores(y, other), "error", ("index",)),
+        Case("Scores-mapping-other-index", lambda: bcm.Scores(y, {"A": s, "B": other}),
+             "error", ("index",)),
+        Case("Scores-duplicate-index", lambda: bcm.Scores(
+            y.set_axis(list("aacdef")), s.set_axis(list("aacdfe"))), "error", ("duplicate",)),
+        Case("Scores-predict-proba", lambda: bcm.Scores(y.to_numpy(), np.c_[1 - s, s]),
+             "error", ("proba[:, 1]",)),
+        Case("Scores-frame-duplicate-columns", lambda: bcm.Scores(
+            y, pd.DataFrame(np.c_[s, s], index=s.index, columns=["A", "A"])), "error",
+             ("duplicate",)),
+        Case("Scores-ints-beyond-2**53", lambda: bcm.Scores(
+            [0, 1, 0], np.array([2**60, 2**60 + 1, 3], dtype=np.int64)), "error", ("2**53",)),
+        Case("Scores-generator-labels", lambda: bcm.Scores(iter([0, 1, 0]), [0.1, 0.9, 0.2]),
+             "ok"),
+        Case("from_predictions-other-index", lambda: bcm.ConfusionMatrix.from_predictions(
+            y, y.set_axis(list("abcdeg"))), "error", ("index",)),
+        Case("from_predictions-predict-proba", lambda: bcm.ConfusionMatrix.from_predictions(
+            y.to_numpy(), np.c_[1 - s, s]), "error", ("y_pred",)),
+        Case("compare_paired-other-index", lambda: bcm.compare_paired(
+            y, y, y.set_axis(list("abcdeg")), draws=20), "error", ("index",)),
+        Case("from_counts-labels-string", lambda: bcm.ConfusionMatrix.from_counts(
+            tp=1, fn=2, tn=3, fp=4, labels="ab"), "error", ("labels",)),
+        Case("ConfusionMatrix-label-nul", lambda: bcm.ConfusionMatrix(
+            [[3, 1], [1, 3]], labels=["x", "x\x00"]), "error", ("control character",)),
+        Case("fit-batch-names-nul", lambda: bcm.fit({"a": COCAINE, "a\x00": COCAINE}, **SMALL),
+             "error", ("control character",)),
+        Case("fit-nuts-target_accept=2", lambda: bcm.fit(COCAINE, target_accept=2.0, **nuts),
+             "error", ("target_accept",)),
+        Case("fit-nuts-tune=-5", lambda: bcm.fit(COCAINE, tune=-5, **nuts), "error", ("tune",)),
+        Case("fit-nuts-cores=x", lambda: bcm.fit(COCAINE, cores="x", **nuts), "error",
+             ("cores",)),
+        Case("fit-nuts-init=typo", lambda: bcm.fit(COCAINE, init="jitter", **nuts), "error",
+             ("init",)),
+        Case("fit-var_names", lambda: bcm.fit(COCAINE, var_names=["tpr"], **SMALL), "error",
+             ("var_names",)),
+        Case("HalfNormal-negative", lambda: bcm.priors.HalfNormal(-1), "error", ("sigma",)),
+        Case("LKJ-negative", lambda: bcm.priors.LKJ(-1), "error", ("eta",)),
+        Case("Normal-nan", lambda: bcm.priors.Normal(0, math.nan), "error", ("sigma",)),
+        Case("Dirichlet-masked", lambda: bcm.Dirichlet(np.ma.array([1, 2, 3], mask=[0, 1, 0])),
+             "error", ("masked",)),
+        Case("Fixed-masked", lambda: bcm.Fixed(np.ma.array([0.2, 0.8], mask=[0, 1])), "error",
+             ("masked",)),
+        Case("leaderboard-n=2**63", lambda: bcm.leaderboard({"a": 0.9, "b": 0.8}, n=2**63),
+             "error", ("2**53",)),
+        Case("simulate-size-objects", lambda: bcm.simulate(10, size=5 * 10**7), "error",
+             ("size",)),
+        Case("refit-tampered-seed", lambda: bcm.refit(_tampered({"random_seed": "abc"})),
+             "error", ("random_seed",)),
+        Case("load-binary-model-on-3-classes", lambda: _reloaded(_three_as_binary()), "error",
+             ("model",)),
+        Case("load-fixed-without-value", lambda: _reloaded(_tampered({"priors": json.dumps({
+            "prevalence": {"dist": "Fixed"}, "tpr": {"dist": "Beta", "alpha": 1, "beta": 1},
+            "tnr": {"dist": "Beta", "alpha": 1, "beta": 1}})})), "error", ("priors",)),
+    ]
+    return out
+
+
+def _tampered(attrs: dict[str, Any]) -> Any:
+    tree = fit_tree()
+    tree.attrs.update(attrs)
+    return tree
+
+
+def _three_as_binary() -> Any:
+    tree = bcm.fit(bcm.ConfusionMatrix([[30, 4, 1], [3, 25, 5], [0, 4, 28]]), **SMALL)
+    tree.attrs["model"] = "binary"
+    return tree
+
+
+def _reloaded(tree: Any) -> Any:
+    import tempfile
+    from pathlib import Path
+
+    path = Path(tempfile.mkdtemp()) / "t.nc"
+    tree.to_netcdf(path, engine="h5netcdf")  # written as it is (bcm.save would refuse it)
+    return bcm.load(path)
+
+
 # ----------------------------------------------------------------------------- files
 BAD_CELLS = {  # a cell of a CSV file -> words of the message
     "0,9": "decimal comma", "0_9": "underscore", '"1,000"': "comma", "nan": "finite",
@@ -586,7 +672,7 @@ def test_cli_refuses_counts_past_int64(capsys: pytest.CaptureFixture[str]) -> No
     assert len(err.strip().splitlines()) == 1
 
 
-CASES = cases()
+CASES = cases() + input_cases()
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])

@@ -14,6 +14,7 @@ from typing import Any
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.csvtable import CSVTable, read_csv
+from bayescm.core.itemwise import default_positive
 
 __all__ = ["CELL_KEYS", "batch_from_table", "matrix_from_table", "read_matrix_csv",
            "read_table_csv"]
@@ -39,8 +40,9 @@ def read_matrix_csv(path: str | os.PathLike[str], positive: Any = None, ordered:
     path : str or Path
         The CSV file.
     positive : str, optional
-        The positive class of a 2-class matrix (binary analysis); without it the matrix is
-        multiclass.
+        The positive class of a 2-class matrix (binary analysis). Without it, classes
+        labelled ``0`` and ``1`` are binary with ``1`` positive (the package's rule for 0/1
+        labels); other labels give a multiclass matrix.
     ordered : bool, default False
         Whether the classes are ordered (in the rows' order).
 
@@ -100,6 +102,8 @@ def matrix_from_table(table: CSVTable, positive: Any = None, ordered: bool = Fal
     matrix = [[columns[j][i] for j in order] for i in range(len(true_labels))]
     if positive is not None:
         positive = str(positive)
+    elif len(true_labels) == 2:
+        positive = default_positive(true_labels)  # "0"/"1": "1" is positive (core/itemwise)
     try:
         return ConfusionMatrix(matrix, labels=true_labels, positive=positive, ordered=ordered)
     except ValueError as err:  # a positive class that is not a label: name the file
