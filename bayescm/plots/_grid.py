@@ -14,9 +14,10 @@ import xarray as xr
 
 from bayescm.analyses.summary import resolve_var_names
 from bayescm.core import container as box
-from bayescm.core.validate import keyword_checked
-from bayescm.plots._common import check_figsize, family_of, hdi_prob_of, info_of
+from bayescm.plots._checks import plot_function
+from bayescm.plots._common import drew_observed, family_of, hdi_prob_of, info_of, observed_name
 from bayescm.plots._forest import plot_forest
+from bayescm.plots._layout import check_figsize
 from bayescm.plots._metric import (
     OBSERVED_COLOR,
     POSTERIOR_COLOR,
@@ -24,7 +25,7 @@ from bayescm.plots._metric import (
     PRIOR_COLOR,
     plot_metric,
 )
-from bayescm.plots._style import MIN_FONT
+from bayescm.plots._style import MIN_FONT, grid_size, preset, pt
 
 if TYPE_CHECKING:
     from matplotlib.artist import Artist
@@ -92,7 +93,9 @@ def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4),
     ncols : int
         Panels per row.
     panel : tuple of float
-        Size of one panel (inches), unless ``figsize`` gives the whole figure's.
+        Size of one panel (inches), unless ``figsize`` gives the whole figure's; resized, with
+        fewer panels per row, for ``rcParams["plot.preset"]``
+        (:func:`~bayescm.plots._style.grid_size`).
     figsize : tuple of float, optional
         The figure's size (a journal column, a slide).
     pyplot : bool, default True
@@ -113,9 +116,9 @@ def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4),
         if figsize is not None:
             raise ValueError("Give axes= or figsize=, not both: the figure of axes has its size.")
         return flat_axes[0].figure, flat_axes
-    ncols = max(1, min(ncols, n))
+    ncols, size = grid_size(n, ncols, panel)  # narrower rows under a column's preset
     nrows = int(np.ceil(n / ncols))
-    size = check_figsize(figsize) or (panel[0] * ncols, panel[1] * nrows + 0.4)
+    size = check_figsize(figsize) or size
     if pyplot:
         import matplotlib.pyplot as plt
 
@@ -136,11 +139,14 @@ def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4),
 
 def marks_legend(fig: Figure, prob: float, prior: bool = False, predictive: bool = False,
                  overlay: bool = False, forest: bool = False, density: bool = True,
-                 series: tuple[list[Any], list[str]] | None = None) -> None:
+                 series: tuple[list[Any], list[str]] | None = None,
+                 observed: str = "observed") -> None:
     """One legend under a grid for the marks its panels share (``forest``: and the forests').
 
     ``density=False``: a grid of forests only (their marks alone). ``series``: the handles and
-    labels of overlaid classifiers or classes (one colour each), listed first.
+    labels of overlaid classifiers or classes (one colour each), listed first. ``observed``
+    names the observed values (``"plug-in"`` at a deployment prevalence,
+    :func:`~bayescm.plots._common.observed_name`); they are listed only where a panel drew one.
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -148,41 +154,44 @@ def marks_legend(fig: Figure, prob: float, prior: bool = False, predictive: bool
     handles: list[Artist] = [
                Line2D([], [], color=POSTERIOR_COLOR, lw=2, label="posterior density"),
                Patch(color=POSTERIOR_COLOR, alpha=0.3, label=f"{100 * prob:g} % HDI"),
-               Line2D([], [], color=OBSERVED_COLOR, lw=1.5, label="observed value")]
+               Line2D([], [], color=OBSERVED_COLOR, lw=1.5, label=f"{observed} value")]
     if overlay:  # several classifiers or classes: one colour each, HDIs as bars
         handles[0] = Line2D([], [], color="0.3", lw=2, label="posterior density")
         handles[1] = Line2D([], [], color="0.3", lw=3, label=f"{100 * prob:g} % HDI (bar)")
-        handles[2] = Line2D([], [], color="0.3", lw=1, ls=":", label="observed value")
+        handles[2] = Line2D([], [], color="0.3", lw=1, ls=":", label=f"{observed} value")
+    if not drew_observed(fig.axes):  # a value that was not observed is not listed
+        del handles[2]
     if prior:
         handles.append(Line2D([], [], color=PRIOR_COLOR, lw=1.5, ls="--", label="prior"))
     if predictive:
         handles.append(Patch(color=PREDICTIVE_COLOR, alpha=0.25, label="posterior predictive"))
     if forest:
         where = " (forests)" if density else ""
-        rows: list[Artist] = [Line2D([], [], color=POSTERIOR_COLOR, lw=2.5,
-                       label=f"{100 * prob:g} % HDI{where}"),
-                Line2D([], [], color=POSTERIOR_COLOR, marker="o", ls="", ms=4,
-                       label=f"posterior mean{where}"),
-                Line2D([], [], color=OBSERVED_COLOR, marker="x", ls="",
-                       label=f"observed{where}")]
+        rows: list[Artist] = [
+            Line2D([], [], color=POSTERIOR_COLOR, lw=2.5, label=f"{100 * prob:g} % HDI{where}"),
+            Line2D([], [], color=POSTERIOR_COLOR, marker="o", ls="", ms=4,
+                   label=f"posterior mean{where}")]
+        if drew_observed(fig.axes, marks=True):
+            rows.append(Line2D([], [], color=OBSERVED_COLOR, marker="x", ls="",
+                               label=f"{observed}{where}"))
         handles = handles + rows if density else rows
     references = sorted({str(line.get_label()) for ax in fig.axes for line in ax.get_lines()
                          if line.get_gid() == "reference" and not
                          str(line.get_label()).startswith("_")})
     handles += [Line2D([], [], color="0.35", lw=0.9, ls=":", label=" or ".join(references))
                 ] if references else []
-    width = fig.get_size_inches()[0]
+    width = fig.get_size_inches()[0] / preset().scale  # in default-preset text widths
     if series:
         handles = [*series[0], *handles]
         labels = [*series[1], *(str(h.get_label()) for h in handles[len(series[0]):])]
         fig.legend(handles, labels, loc="outside lower center", frameon=False,
-                   fontsize=MIN_FONT, ncols=max(1, min(len(handles), int(width / 1.2))))
+                   fontsize=pt(MIN_FONT), ncols=max(1, min(len(handles), int(width / 1.2))))
         return
-    fig.legend(handles=handles, loc="outside lower center", frameon=False, fontsize=MIN_FONT,
+    fig.legend(handles=handles, loc="outside lower center", frameon=False, fontsize=pt(MIN_FONT),
                ncols=max(1, min(len(handles), int(width / 1.55))))
 
 
-@keyword_checked
+@plot_function()
 def plot_metrics(
     idata: xr.DataTree,
     var_names: Iterable[str] | str | None = None,
@@ -285,7 +294,7 @@ def plot_metrics(
             # classes keep their order (ordered classes read top down); classifiers are ranked
             plot_forest(idata, name, ax=ax, hdi_prob=hdi_prob, legend=False,
                         sort="classifier" in dims, class_=class_ if "class" in dims else None)
-            ax.set_xlabel(ax.get_xlabel(), fontsize=MIN_FONT)
+            ax.set_xlabel(ax.get_xlabel(), fontsize=pt(MIN_FONT))
             continue
         pick = {"classifier": classifier if "classifier" in dims else None,
                 "class_": class_ if "class" in dims else None}
@@ -297,10 +306,10 @@ def plot_metrics(
                     class_=pick["class_"])
         if several and not series:
             series = ax.get_legend_handles_labels()
-        ax.set_xlabel(ax.get_xlabel(), fontsize=MIN_FONT)
+        ax.set_xlabel(ax.get_xlabel(), fontsize=pt(MIN_FONT))
     if axes is None:
         marks_legend(fig, hdi_prob_of(idata, hdi_prob), prior, predictive, overlay,
-                     forest=any(forests), series=series)
+                     forest=any(forests), series=series, observed=observed_name(idata))
     return fig
 
 
@@ -340,7 +349,7 @@ def forest_panels(idata: xr.DataTree, names: Sequence[str]) -> list[str | list[s
     return panels
 
 
-@keyword_checked
+@plot_function()
 def plot_forests(
     idata: xr.DataTree,
     var_names: Iterable[str] | str | None = None,
@@ -408,7 +417,7 @@ def plot_forests(
         # classes keep their order (ordered classes read top down); classifiers are ranked
         classes = isinstance(panel, str) and "classifier" not in ds[panel].dims
         plot_forest(idata, panel, ax=ax, hdi_prob=prob, legend=False, sort=not classes)
-        ax.xaxis.label.set_fontsize(MIN_FONT + 1)
-        ax.title.set_fontsize(10)
-    marks_legend(fig, prob, forest=True, density=False)
+        ax.xaxis.label.set_fontsize(pt(MIN_FONT + 1))
+        ax.title.set_fontsize(pt(10))
+    marks_legend(fig, prob, forest=True, density=False, observed=observed_name(idata))
     return fig

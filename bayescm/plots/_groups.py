@@ -10,10 +10,17 @@ from matplotlib import ticker
 
 from bayescm.comparisons.groups_draws import compute_gaps
 from bayescm.core.stats import hdi
-from bayescm.core.validate import keyword_checked
 from bayescm.metrics import metric_info
-from bayescm.plots._common import hdi_prob_of, new_axes, percent, percent_axis, unit_suffix
-from bayescm.plots._style import BLUE, VERMILION
+from bayescm.plots._checks import plot_function
+from bayescm.plots._common import (
+    hdi_prob_of,
+    observed_name,
+    percent,
+    percent_axis,
+    unit_suffix,
+)
+from bayescm.plots._layout import legend_under, new_axes
+from bayescm.plots._style import BLUE, VERMILION, pt
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -55,7 +62,7 @@ def _share(p: float) -> str:
     return "<1 %" if pct < 1 else ">99 %" if pct > 99 else f"{pct:.0f} %"
 
 
-@keyword_checked
+@plot_function()
 def plot_group_gaps(
     idata: xr.DataTree,
     measure: str = "tpr_gap",
@@ -188,7 +195,9 @@ def plot_group_gaps(
             ax.plot(mean[pick], (y + shift)[pick], "o", color=BLUE, ms=5,
                     mfc="white" if hollow else BLUE, gid="mean_prior_dominated" if hollow
                     else "mean", label="prior-dominated group" if hollow else "_mean")
-    ax.plot(observed, y + shift, "x", color=VERMILION, ms=6, gid="observed", label="observed")
+    if np.isfinite(observed).any():  # the gaps of the raw rates, where they are defined
+        ax.plot(observed, y + shift, "x", color=VERMILION, ms=6, gid="observed",
+                label=observed_name(idata))
     p = _p_outside(x, lower, upper)
     p_other = _p_outside(other, lower, upper) if other is not None else None
     if other is not None:
@@ -207,10 +216,10 @@ def plot_group_gaps(
         text = _share(float(p[i])) + (f" ({_share(float(p_other[i]))})"
                                       if p_other is not None else "")
         ax.annotate(text, xy=(1.01, y[i]), xycoords=("axes fraction", "data"), va="center",
-                    fontsize=8, gid=f"p_exceeds:{row}")
+                    fontsize=pt(8), gid=f"p_exceeds:{row}")
     head = f"P(|gap| > {size})" if not ratio else "P(outside)"
     ax.annotate(head + (" (unpooled)" if other is not None else ""), xy=(1.01, 1.0),
-                xycoords="axes fraction", va="bottom", fontsize=8, fontweight="bold")
+                xycoords="axes fraction", va="bottom", fontsize=pt(8), fontweight="bold")
     if ratio:
         _log_axis(ax, x, other, lower, upper, prob)
         ax.set_xlabel(f"{what} ratio: group / {ref!r} (log scale)")
@@ -223,12 +232,8 @@ def plot_group_gaps(
     title = _TITLES.get(name)
     ax.set_title((f"{title}: " if title else "") +
                  f"{what} {'ratio' if ratio else 'gap'} to {ref!r}")
-    if legend:  # under the x label (half an inch under the axes), clear of the rows
-        from matplotlib.transforms import ScaledTranslation
-
-        below = ax.transAxes + ScaledTranslation(0.0, -0.5, ax.figure.dpi_scale_trans)
-        ax.legend(fontsize=8, frameon=False, loc="upper center", ncol=3,
-                  bbox_to_anchor=(0.5, 0.0), bbox_transform=below)
+    if legend:  # under the x label, clear of the rows
+        legend_under(ax, ncols=3)
     ax.spines[["top", "right"]].set_visible(False)
     return ax
 

@@ -10,9 +10,15 @@ import xarray as xr
 
 from bayescm.core import container as box
 from bayescm.core.stats import hdi
-from bayescm.core.validate import keyword_checked
-from bayescm.plots._common import draws_of, hdi_prob_of, info_of, new_axes, percent
-from bayescm.plots._style import MIN_FONT
+from bayescm.plots._checks import THETA, plot_function
+from bayescm.plots._common import (
+    draws_of,
+    hdi_prob_of,
+    info_of,
+    percent,
+)
+from bayescm.plots._layout import new_axes
+from bayescm.plots._style import MIN_FONT, pt
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -20,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["plot_theta"]
 
 
-@keyword_checked
+@plot_function(THETA)
 def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable | None = None,
                hdi_prob: float | None = None, var: str = "theta", *,
                figsize: tuple[float, float] | None = None) -> Axes:
@@ -105,7 +111,7 @@ def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable 
                     else f"{100 * m:.1f} %\n[{100 * lo:.1f}, {100 * hi:.1f}]")
         else:
             text = (f"{m:.3f}\n±{sd[i, j]:.3f}" if small else f"{m:.3f}\n[{lo:.3f}, {hi:.3f}]")
-        ax.text(j, i, text, ha="center", va="center", fontsize=MIN_FONT,
+        ax.text(j, i, text, ha="center", va="center", fontsize=pt(MIN_FONT),
                 color="white" if m > 0.6 * top else "black", gid=f"cell:{i},{j}")
     ax.set_xticks(range(k_pred), [str(v) for v in da["pred_class"].values])
     ax.set_yticks(range(k_true), [str(v) for v in da["true_class"].values])
@@ -113,9 +119,9 @@ def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable 
     ax.set_ylabel("true class")
     what = "P(true, predicted)" if name == "theta" else "P(predicted | true)"
     bar = ax.figure.colorbar(image, ax=ax, shrink=0.8)
-    bar.set_label(f"posterior mean{unit}", fontsize=MIN_FONT + 1)
+    bar.set_label(f"posterior mean{unit}", fontsize=pt(MIN_FONT + 1))
     suffix = f", classifier {classifier}" if classifier is not None else ""
     cells = "mean ± sd" if small else f"mean [{100 * prob:g} % HDI]"
     # the colour bar carries the unit: the title stays short and clear of its label
-    ax.set_title(f"{what}: {cells}{unit}{suffix}", fontsize=10, loc="left")
+    ax.set_title(f"{what}: {cells}{unit}{suffix}", fontsize=pt(10), loc="left")
     return ax

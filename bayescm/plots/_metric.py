@@ -10,11 +10,12 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
-from bayescm.core.validate import keyword_checked
 from bayescm.metrics import MetricInfo
+from bayescm.plots._checks import plot_function
 from bayescm.plots._common import (
     bounded_kde,
     draws_of,
+    drew_observed,
     flat,
     format_interval,
     format_value,
@@ -23,12 +24,13 @@ from bayescm.plots._common import (
     info_of,
     interval,
     label_of,
-    new_axes,
+    observed_name,
     percent_axis,
     reference_line,
     select,
     unit_suffix,
 )
+from bayescm.plots._layout import new_axes, quantity
 from bayescm.plots._style import (
     BLUE,
     GREY,
@@ -36,6 +38,7 @@ from bayescm.plots._style import (
     ORANGE,
     VERMILION,
     palette_color,
+    pt,
     readable,
 )
 
@@ -95,7 +98,7 @@ def _mu_bracket(ax: Any, lo: float, hi: float, info: MetricInfo) -> None:
     text = (f"MU ×{readable(hi / lo)}" if info.log and lo > 0 else
             f"MU = {format_width(hi - lo, info)}")
     ax.annotate(text, xy=(mid, 0.06),
-                xycoords=("data", "axes fraction"), ha="center", va="bottom", fontsize=9,
+                xycoords=("data", "axes fraction"), ha="center", va="bottom", fontsize=pt(9),
                 gid="mu", bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
                                 "alpha": 0.8})
 
@@ -123,18 +126,18 @@ def _empty_cells(idata: xr.DataTree, classifier: Hashable | None) -> str:
 
 
 def observed_note(ax: Axes, observed: float, info: MetricInfo, why: str,
-                  legend: bool = False) -> str | None:
+                  legend: bool = False, word: str = "observed") -> str | None:
     """Note on the panel an observed value the axis cannot show: ∞, undefined, 0 on a log axis.
 
     The note is an entry of the panel's legend (``legend``), else a text in its corner.
     Returns the note, None when the value can be drawn as a line.
     """
     if np.isnan(observed):
-        text = "observed: undefined (0/0)"
+        text = f"{word}: undefined (0/0)"
     elif np.isinf(observed):
-        text = f"observed: {'∞' if observed > 0 else '-∞'}"
+        text = f"{word}: {'∞' if observed > 0 else '-∞'}"
     elif info.log and observed <= 0:
-        text = f"observed: {format_value(observed, info)} (off the log axis)"
+        text = f"{word}: {format_value(observed, info)} (off the log axis)"
     else:
         return None
     if why and not np.isnan(observed):
@@ -142,7 +145,7 @@ def observed_note(ax: Axes, observed: float, info: MetricInfo, why: str,
     if legend:
         ax.plot([], [], " ", color=OBSERVED_COLOR, label=text, gid="observed_note")
         return text
-    ax.text(0.02, 0.97, text, transform=ax.transAxes, ha="left", va="top", fontsize=MIN_FONT,
+    ax.text(0.02, 0.97, text, transform=ax.transAxes, ha="left", va="top", fontsize=pt(MIN_FONT),
             color=OBSERVED_COLOR, gid="observed_note", zorder=5,
             bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.85})
     return text
@@ -188,6 +191,7 @@ def finish_axis(ax: Any, info: MetricInfo, xlabel: str, lims: list[tuple[float, 
         ax.set_xlim(max(info.lower, lo - pad), min(info.upper, hi + pad))
     percent_axis(ax.xaxis, info)
     reference_line(ax, info)
+    quantity(ax, info)  # panels of the same metric in one figure share the x-range
     ax.set_xlabel(xlabel)
     ax.set_ylabel("density" + (" (per log10 unit)" if info.log else ""))
     ax.set_yticks([])
@@ -213,7 +217,7 @@ def _several(value: Any) -> bool:
     return isinstance(value, (list, tuple, np.ndarray))
 
 
-@keyword_checked
+@plot_function()
 def plot_metric(
     idata: xr.DataTree,
     var: str,
@@ -357,18 +361,19 @@ def plot_metric(
 
     observed = _observed(idata, name, classifier, class_)
     if observed is not None:
-        note = observed_note(ax, observed, info, _empty_cells(idata, classifier), legend)
+        word = observed_name(idata)  # "plug-in" at a deployment prevalence: not observed
+        note = observed_note(ax, observed, info, _empty_cells(idata, classifier), legend, word)
         if note is None:
             ax.axvline(observed, color=OBSERVED_COLOR, lw=1.5,
-                       label=f"observed: {format_value(observed, info)}", gid="observed")
+                       label=f"{word}: {format_value(observed, info)}", gid="observed")
 
     finish_axis(ax, info, label_of(da, name, idata) + unit_suffix(info), lims)
     if legend or any(t.get_gid() == "observed_note" for t in ax.texts):
         ax.set_ylim(0, 1.22 * ax.get_ylim()[1])  # room above the curve for the legend or note
     ax.set_title(title_of(info, classifier, class_) if title is None else title)
     if legend:
-        ax.legend(fontsize=MIN_FONT, frameon=False, loc="upper left" if _peak_right(ax, grid, dens)
-                  else "upper right")
+        ax.legend(fontsize=pt(MIN_FONT), frameon=False,
+                  loc="upper left" if _peak_right(ax, grid, dens) else "upper right")
     return ax
 
 
@@ -432,7 +437,8 @@ def _overlay(idata: xr.DataTree, var: str, ax: Axes | None, hdi_prob: float | No
     ax.set_title(title_of(info, classifier, class_) if title is None else title)
     if legend:  # the series, then what their bars and dotted lines are
         ax.hlines([], [], [], color="0.3", lw=2.5, label=f"{100 * prob:g} % HDI (bars)")
-        ax.plot([], [], color="0.3", lw=1, ls=":", label="observed")
-        ax.legend(fontsize=MIN_FONT, frameon=False, title=", ".join(varying),
-                  title_fontsize=MIN_FONT)
+        if drew_observed([ax]):  # the dotted lines: only where a value was observed
+            ax.plot([], [], color="0.3", lw=1, ls=":", label=observed_name(idata))
+        ax.legend(fontsize=pt(MIN_FONT), frameon=False, title=", ".join(varying),
+                  title_fontsize=pt(MIN_FONT))
     return ax

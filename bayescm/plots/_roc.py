@@ -19,16 +19,16 @@ import xarray as xr
 
 from bayescm.core import container as box
 from bayescm.core.stats import hdi
-from bayescm.core.validate import keyword_checked
+from bayescm.plots._checks import SCORES, plot_function
 from bayescm.plots._common import (
     format_value,
     hdi_prob_of,
     info_of,
-    new_axes,
     percent_axis,
     some,
     unit_suffix,
 )
+from bayescm.plots._layout import legend_under, new_axes
 from bayescm.plots._style import VERMILION, palette_color
 
 if TYPE_CHECKING:
@@ -229,7 +229,7 @@ def _unit_axes(ax: Axes, xvar: str, yvar: str, tree: xr.DataTree) -> None:
 
 
 # ----------------------------------------------------------------------------- ROC and PR
-@keyword_checked
+@plot_function(SCORES)
 def plot_roc(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | None = None,
              ax: Axes | None = None, hdi_prob: float | None = None,
              bands: str | Sequence[str] | None = BANDS, *, observed: bool = True,
@@ -313,7 +313,7 @@ def plot_roc(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | Non
     return ax
 
 
-@keyword_checked
+@plot_function(SCORES)
 def plot_pr(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | None = None,
             ax: Axes | None = None, hdi_prob: float | None = None,
             bands: str | Sequence[str] | None = BANDS, *, observed: bool = True,
@@ -381,11 +381,16 @@ def plot_pr(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | None
 def _ordered_legend(ax: Axes) -> None:
     """Classifier entries first (with their numbers), then the bands and reference lines.
 
-    The legend sits under the axes, so it never covers a curve or its bands.
+    The legend sits under the axes, so it never covers a curve or its bands. With several
+    classifiers each observed curve has its classifier's colour: the legend shows a grey one.
     """
+    from matplotlib.lines import Line2D
+
     handles, labels = ax.get_legend_handles_labels()
     first = [i for i, h in enumerate(handles) if str(h.get_gid()).startswith("mean:")]
     rest = [i for i in range(len(handles)) if i not in first]
     order = first + rest
-    ax.legend([handles[i] for i in order], [labels[i] for i in order], fontsize=8,
-              frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.16))
+    if len(first) > 1:
+        handles = [Line2D([], [], color="0.3", lw=1.1, ls=(0, (1, 1.2)))
+                   if str(h.get_gid()).startswith("observed:") else h for h in handles]
+    legend_under(ax, [handles[i] for i in order], [labels[i] for i in order])

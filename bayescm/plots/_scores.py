@@ -15,17 +15,17 @@ import xarray as xr
 
 from bayescm.core import container as box
 from bayescm.core.stats import hdi
-from bayescm.core.validate import keyword_checked
+from bayescm.plots._checks import SCORES, plot_function
 from bayescm.plots._common import (
     bounded_kde,
     hdi_prob_of,
     info_of,
-    new_axes,
     percent,
     percent_axis,
     some,
     unit_suffix,
 )
+from bayescm.plots._layout import legend_under, new_axes, quantity
 from bayescm.plots._roc import (
     classifiers_of,
     curve_rows,
@@ -35,7 +35,7 @@ from bayescm.plots._roc import (
     scalar_summary,
     scores_posterior,
 )
-from bayescm.plots._style import BLUE, VERMILION, palette_color, probability_is
+from bayescm.plots._style import BLUE, VERMILION, palette_color, probability_is, pt
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -44,7 +44,7 @@ __all__ = ["plot_delta_auc", "plot_reliability"]
 
 
 # ----------------------------------------------------------------------------- calibration
-@keyword_checked
+@plot_function(SCORES)
 def plot_reliability(idata: xr.DataTree,
                      classifier: Hashable | Sequence[Hashable] | None = None,
                      ax: Axes | None = None, hdi_prob: float | None = None, *,
@@ -55,9 +55,10 @@ def plot_reliability(idata: xr.DataTree,
     For each bin the posterior of the observed positive rate (Beta(1 + k, 1 + n - k) for ``k``
     positives of ``n`` items) is drawn as its mean with an HDI bar, at the bin's mean score;
     a calibrated classifier's points lie on the diagonal. Bars at the bottom show the items per
-    bin. A text box gives the expected calibration error (ECE) against the ECE that a perfectly
-    calibrated classifier would show on the same items (``ece_reference``): the plug-in ECE is
-    positive even then, so calibration is in doubt only when ECE clearly exceeds it.
+    bin. Under the axes, with the legend, the expected calibration error (ECE) against the ECE
+    that a perfectly calibrated classifier would show on the same items (``ece_reference``):
+    the plug-in ECE is positive even then, so calibration is in doubt only when ECE clearly
+    exceeds it.
 
     Parameters
     ----------
@@ -99,6 +100,7 @@ def plot_reliability(idata: xr.DataTree,
     'mean score in the bin (%)'
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
+    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     from matplotlib.transforms import blended_transform_factory
 
@@ -110,7 +112,7 @@ def plot_reliability(idata: xr.DataTree,
     const = box.get_group(idata, "constant_data")
     prob = hdi_prob_of(idata, hdi_prob)
     info = info_of(idata, "reliability")
-    ax = new_axes(ax, figsize, default=(5.4, 4.8))
+    ax = new_axes(ax, figsize, default=(5.4, 6.6))
     ax.plot([0, 1], [0, 1], color="0.55", lw=0.9, ls=":", gid="calibrated",
             label="perfectly calibrated")
     edges = np.asarray(const["bin_edges"].values, dtype=float)
@@ -147,9 +149,6 @@ def plot_reliability(idata: xr.DataTree,
                      f"{interval_text(*ece[:3], info)}\n   if calibrated: "
                      f"{interval_text(*ref[:3], info)}, "
                      f"{probability_is('P(ECE > calibrated)', p_worse, 0)}")
-    ax.text(0.02, 0.98, "\n".join(lines), transform=ax.transAxes, va="top", ha="left",
-            fontsize=8, gid="ece", bbox={"boxstyle": "round,pad=0.3", "fc": "white",
-                                         "ec": "0.8", "alpha": 0.9})
     for axis in (ax.xaxis, ax.yaxis):
         percent_axis(axis, info)
     ax.set_xlabel("mean score in the bin" + unit_suffix(info))
@@ -159,18 +158,20 @@ def plot_reliability(idata: xr.DataTree,
     ax.set_aspect("equal")
     ax.spines[["top", "right"]].set_visible(False)
     ax.set_title("Reliability" if title is None else title)
-    if legend:
-        handles, labels = ax.get_legend_handles_labels()
-        if counts:
-            handles.append(Patch(color="0.5", alpha=0.3))
-            labels.append("items per bin (bars)")
-        ax.legend(handles, labels, fontsize=8, frameon=False, loc="lower right",
-                  bbox_to_anchor=(1.0, 0.16 if counts else 0.0))
+    # the legend and the ECE go under the axes (inside, they covered points and their bars)
+    handles, labels = ax.get_legend_handles_labels() if legend else ([], [])
+    if legend and counts:
+        handles.append(Patch(color="0.5", alpha=0.3))
+        labels.append("items per bin (bars)")
+    handles += [Line2D([], [], ls="none") for _ in lines]
+    under = legend_under(ax, handles, [*labels, *lines])
+    for text in under.get_texts()[len(labels):]:
+        text.set_gid("ece")
     return ax
 
 
 # ----------------------------------------------------------------------------- difference
-@keyword_checked
+@plot_function(SCORES)
 def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None = None,
                    hdi_prob: float | None = None, *, metric: str = "auc", legend: bool = True,
                    title: str | None = None, figsize: tuple[float, float] | None = None
@@ -264,6 +265,7 @@ def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None
                        label=f"observed: {_points(value, info)}")
     p_b = float(np.mean(diff > 0))
     percent_axis(ax.xaxis, info, points=True)
+    quantity(ax, info, "difference")  # differences of other pairs in the figure: one range
     ax.set_xlabel(f"{info.display_name} of {nb} - {info.display_name} of {na}"
                   + unit_suffix(info, points=True))
     ax.set_ylabel("density")
@@ -275,7 +277,7 @@ def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None
     ax.set_title((f"{head}, {tail}" if len(head + tail) < 56 else f"{head}\n{tail}")
                  if title is None else title)
     if legend:
-        ax.legend(fontsize=8, frameon=False, loc="upper left" if np.median(diff) > 0
+        ax.legend(fontsize=pt(8), frameon=False, loc="upper left" if np.median(diff) > 0
                   else "upper right")
     return ax
 
