@@ -33,9 +33,10 @@ HOW_TO_READ = (
     "line is the observed value, the number usually reported, computed from the counts alone. "
     "A wide HDI means the test set is too small to pin the metric down, and two classifiers "
     "whose HDIs overlap widely may not differ at all. P(deceptive) is the probability that the "
-    "classifier does worse than guessing (informedness below 0). **Units:** rates, intervals "
-    "and MU are proportions between 0 and 1 (0.95 = 95 %; an MU of 0.10 = 10 percentage "
-    "points); LR+, LR- and DOR are ratios.")
+    "classifier does worse than guessing (informedness below 0). **Units:** the figures show "
+    "rates and intervals in per cent and MU in percentage points (pp), as every bayescm figure "
+    "does; the tables give proportions between 0 and 1, as `bcm.summary` does (0.95 = 95 %; an "
+    "MU of 0.10 = 10 pp); LR+, LR- and DOR are ratios.")
 
 CITATION = (
     "Method: N. Tötsch and D. Hoffmann (2021), *Classifier uncertainty: evidence, potential "
