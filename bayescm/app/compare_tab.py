@@ -108,7 +108,8 @@ class CompareJob:
             "p_b_better": "P(B better)"})
         shown = list(table.index)[:9]
         with app_style():
-            fig, axes = grid_figure(len(shown))
+            # room for each panel's legend: two per row, one in a narrow preset
+            fig, axes = grid_figure(len(shown), ncols=2, min_width=3.4)
             for name, ax in zip(shown, axes, strict=True):
                 plot_paired(result, str(name), ax=ax)
             return table, png(fig)

@@ -48,11 +48,12 @@ def app_style() -> Iterator[None]:
         yield
 
 
-def grid_figure(n: int, ncols: int = 3, panel: tuple[float, float] = (3.4, 2.5)
-                ) -> tuple[Any, list[Any]]:
+def grid_figure(n: int, ncols: int = 3, panel: tuple[float, float] = (3.4, 2.5),
+                min_width: float | None = None) -> tuple[Any, list[Any]]:
     """A figure of ``n`` panels in rows of ``ncols``, a short last row centred.
 
-    The plots' grid (:func:`bayescm.plots._grid.grid`) on a figure outside pyplot.
+    The plots' grid (:func:`bayescm.plots._grid.grid`) on a figure outside pyplot; a preset
+    (``rcParams["plot.preset"]``) keeps panels at least ``min_width`` inches wide.
 
     Examples
     --------
@@ -63,7 +64,7 @@ def grid_figure(n: int, ncols: int = 3, panel: tuple[float, float] = (3.4, 2.5)
     """
     from bayescm.plots._grid import grid
 
-    return grid(n, None, ncols, panel, pyplot=False)
+    return grid(n, None, ncols, panel, pyplot=False, min_width=min_width)
 
 
 def png(fig: Any, dpi: int = 110) -> bytes:
@@ -101,8 +102,9 @@ def metric_grid_png(idata: Any, names: Sequence[str], *, ncols: int = 2,
     b'\\x89PNG'
     """
     from bayescm.plots import plot_metrics
-    from bayescm.plots._common import hdi_prob_of, observed_name
+    from bayescm.plots._common import hdi_prob_of
     from bayescm.plots._grid import marks_legend
+    from bayescm.plots._observed import observed_name
     from bayescm.plots._style import pt
 
     with app_style():

@@ -25,7 +25,8 @@ from bayescm.plots._common import (
     reference_line,
     unit_suffix,
 )
-from bayescm.plots._layout import new_axes, quantity
+from bayescm.plots._layout import fit_rows, new_axes, quantity
+from bayescm.plots._legends import legend_under
 from bayescm.plots._style import BLUE, GREY, MIN_FONT, probability_is, pt
 
 if TYPE_CHECKING:
@@ -187,6 +188,7 @@ def plot_rank_probabilities(
     shown = np.full((rows.size + (row_gap is not None), cols.size + (col_gap is not None)),
                     np.nan)
     shown[np.ix_(y, x)] = probs[np.ix_(rows, cols)]
+    own = ax is None and figsize is None  # a figure of ours: it may grow to fit the rows
     ax = new_axes(ax, figsize, default=(1.5 + 0.45 * shown.shape[1], 1.2 + 0.35 * shown.shape[0]))
     top_p = float(np.nanmax(shown)) if np.isfinite(shown).any() else 1.0
     vmax = 100.0 * top_p  # the colours span the data: the most likely cell is the darkest
@@ -231,6 +233,8 @@ def plot_rank_probabilities(
                 style="italic", gid="not_shown")
     # above the prize column's two-line header, which may reach under a long title
     ax.set_title(title, pad=30 if expected is not None else 6, fontsize=pt(11))
+    if own:
+        fit_rows(ax, shown.shape[0])
     return ax
 
 
@@ -306,6 +310,7 @@ def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Axes | None = None
     # "better" follows the metric's direction: for error rates a smaller value is better
     higher_better = comp is None or float(comp["higher_is_better"].sel(metric=metric)) != 0.0
     sign = 1.0 if higher_better else -1.0
+    own = ax is None and figsize is None  # a figure of ours: it may grow for its legend
     ax = new_axes(ax, figsize, default=(6.5, 3.2))
     grid, dens = bounded_kde(x, info.lower, info.upper)
     ax.plot(grid, dens, color=BLUE, lw=2, gid="posterior", label="posterior of A - B")
@@ -331,6 +336,17 @@ def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Axes | None = None
     ax.set_yticks([])
     ax.set_ylim(bottom=0)
     ax.set_title(f"{info_of(result, metric).display_name}: A - B")
-    ax.legend(fontsize=pt(MIN_FONT), frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig = ax.get_figure(root=True)
+    assert fig is not None  # drawn on a figure
+    spec = ax.get_subplotspec()
+    slot = (spec.get_position(fig).width if spec is not None else 1.0) * float(
+        fig.get_size_inches()[0])
+    if slot >= 4.8:  # beside the axes, clear of the ROPE band and the data
+        ax.legend(fontsize=pt(MIN_FONT), frameon=False, loc="upper left",
+                  bbox_to_anchor=(1.01, 1.0))
+    else:  # a narrow panel (a grid, a journal column): under it, leaving it its width
+        legend_under(ax, ncols=2)
+        if own:  # the density keeps the height of a few lines of text
+            fit_rows(ax, 6)
     ax.spines[["top", "right", "left"]].set_visible(False)
     return ax

@@ -21,10 +21,14 @@ from typing import Any
 import numpy as np
 
 from bayescm.core.validate import keyword_checked
-from bayescm.plots._layout import check_figsize, join_panels
+from bayescm.plots._layout import check_figsize, fit_labels, join_panels
 from bayescm.plots._style import preset_style
 
 __all__ = ["Needs", "check_ax", "check_axes", "check_kind", "check_selection", "plot_function"]
+
+_DEPTH = [0]
+"""How many plot functions are drawing (a grid's panels are drawn by plot functions too):
+the figure is finished once, by the outermost."""
 
 SELECTIONS = {"var_names": "metric", "var": "metric", "classifier": "classifier",
               "class_": "class"}
@@ -209,12 +213,18 @@ def plot_function[F: Callable[..., Any]](needs: Needs | None = None, *, many_ax:
             for arg in SELECTIONS:
                 if arg in given:
                     check_selection(name, arg, given[arg])
-            with preset_style():
-                drawn = func(*args, **kwargs)
+            _DEPTH[0] += 1
+            try:
+                with preset_style():
+                    drawn = func(*args, **kwargs)
+            finally:
+                _DEPTH[0] -= 1
             from matplotlib.artist import Artist
 
-            if isinstance(drawn, Artist):  # panels of the same quantity, this one too: one range
-                join_panels(drawn.get_figure(root=True))
+            if _DEPTH[0] == 0 and isinstance(drawn, Artist):  # the outermost plot: its figure
+                figure = drawn.get_figure(root=True)
+                join_panels(figure)  # panels of the same quantity, this one too: one range
+                fit_labels(figure)  # a label longer than its panel wraps
             return drawn
 
         wrapper.__bcm_checked__ = True  # type: ignore[attr-defined]
@@ -228,7 +238,8 @@ SCORES = Needs(("scores",), "the curves and AUCs of a scores fit",
                "bcm.Scores.from_csv(path, label=..., score=[...]) for a file.")
 HIERARCHICAL = Needs(("hierarchical",), "a hierarchical fit of several groups",
                      "Fit the groups' matrices together: bcm.fit(matrices, "
-                     "model='hierarchical', group='study').")
+                     "model='hierarchical', group='study'); a fit of separate matrices is "
+                     "drawn with plot_forest.")
 PAIRED = Needs(("paired",), "a paired comparison of two classifiers on one test set",
                "Make one with bcm.compare_paired(y_true, pred_a, pred_b) (or "
                "bcm.compare_paired_counts); fits on separate test sets are compared with "

@@ -24,8 +24,7 @@ from bayescm.plots._style import power_of_ten, readable
 
 __all__ = [
     "bounded_kde", "display_name", "draws_of", "format_interval", "format_value", "hdi_prob_of",
-    "drew_observed", "info_of", "label_of", "observed_name", "percent", "reference_line",
-    "select",
+    "info_of", "label_of", "percent", "reference_line", "select",
 ]
 
 
@@ -56,40 +55,6 @@ def info_of(tree: Any, name: str, da: xr.DataArray | None = None) -> MetricInfo:
     if "display_name" in attrs:
         info = replace(info, display_name=str(attrs["display_name"]))
     return info
-
-
-def observed_name(tree: Any) -> str:
-    """What a result's ``observed_metrics`` are called: ``"observed"``, or ``"plug-in"``.
-
-    At a deployment prevalence (:func:`bayescm.with_prevalence`) they are the test set's
-    rates at that prevalence, values nobody observed: ``"plug-in"``.
-
-    Examples
-    --------
-    >>> import bayescm as bcm
-    >>> from bayescm.plots._common import observed_name
-    >>> fit = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2), draws=100)
-    >>> observed_name(fit), observed_name(bcm.with_prevalence(fit, 0.01))
-    ('observed', 'plug-in')
-    """
-    attrs = getattr(tree, "attrs", None) or {}
-    return "plug-in" if "deployment_prevalence" in attrs else "observed"
-
-
-def drew_observed(axes: Any, marks: bool = False) -> bool:
-    """Whether any of ``axes`` drew an observed value: a legend names one only then.
-
-    A line (``marks``: markers, as the forests draw) with finite data and the gid
-    ``observed`` or ``observed:<key>``.
-    """
-    for ax in axes:
-        for line in ax.get_lines():
-            gid = str(line.get_gid())
-            if ((gid == "observed" or gid.startswith("observed:"))
-                    and (line.get_marker() not in ("None", "", None)) == marks
-                    and np.isfinite(np.asarray(line.get_xdata(), dtype=float)).any()):
-                return True
-    return False
 
 
 def percent(info: MetricInfo) -> bool:

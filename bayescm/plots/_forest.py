@@ -19,14 +19,15 @@ from bayescm.plots._common import (
     hdi_prob_of,
     info_of,
     label_of,
-    observed_name,
     percent,
     percent_axis,
     reference_line,
     select,
     unit_suffix,
 )
-from bayescm.plots._layout import legend_under, new_axes, quantity
+from bayescm.plots._layout import fit_rows, new_axes, quantity, title_pad
+from bayescm.plots._legends import legend_under
+from bayescm.plots._observed import observed_name
 from bayescm.plots._style import BLUE, VERMILION, pt
 
 if TYPE_CHECKING:
@@ -258,6 +259,7 @@ def plot_forest(
     if gap is not None:
         y[gap[0]:] += 1  # a free row between the worst and the best
     n_rows = len(order) + (gap is not None)
+    own = ax is None and figsize is None  # a figure of ours: it may grow to fit the rows
     ax = new_axes(ax, figsize, default=(6.5, 1.2 + 0.28 * n_rows))
     ax.hlines(y, bounds[:, 0], bounds[:, 1], color=BLUE, lw=2.5, gid="hdi",
               label=f"{100 * prob:g} % HDI")
@@ -290,10 +292,12 @@ def plot_forest(
                         fontsize=pt(8), gid=f"r_deceptive:{labels[i]}")
         ax.annotate("r_deceptive", xy=(1.01, 1.0), xycoords="axes fraction", va="bottom",
                     fontsize=pt(8), fontweight="bold")
-    ax.set_title(title)
+    ax.set_title(title, pad=title_pad(annotate))
     if legend:  # under the axis label, clear of the rows
         legend_under(ax, ncols=3)
     ax.spines[["top", "right"]].set_visible(False)
+    if own:
+        fit_rows(ax, n_rows)
     return ax
 
 

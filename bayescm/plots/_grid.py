@@ -15,9 +15,10 @@ import xarray as xr
 from bayescm.analyses.summary import resolve_var_names
 from bayescm.core import container as box
 from bayescm.plots._checks import plot_function
-from bayescm.plots._common import drew_observed, family_of, hdi_prob_of, info_of, observed_name
+from bayescm.plots._common import family_of, hdi_prob_of, info_of
 from bayescm.plots._forest import plot_forest
-from bayescm.plots._layout import check_figsize
+from bayescm.plots._layout import check_figsize, fit_rows
+from bayescm.plots._legends import figure_legend
 from bayescm.plots._metric import (
     OBSERVED_COLOR,
     POSTERIOR_COLOR,
@@ -25,7 +26,8 @@ from bayescm.plots._metric import (
     PRIOR_COLOR,
     plot_metric,
 )
-from bayescm.plots._style import MIN_FONT, grid_size, preset, pt
+from bayescm.plots._observed import drew_observed, observed_name
+from bayescm.plots._style import MIN_FONT, grid_size, preset, preset_style, pt
 
 if TYPE_CHECKING:
     from matplotlib.artist import Artist
@@ -80,8 +82,8 @@ def _drawable(ds: xr.Dataset, names: Iterable[str], classifier: Any, class_: Any
 
 
 def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4), *,
-         figsize: tuple[float, float] | None = None, pyplot: bool = True
-         ) -> tuple[Figure, list[Axes]]:
+         figsize: tuple[float, float] | None = None, pyplot: bool = True,
+         min_width: float | None = None) -> tuple[Figure, list[Axes]]:
     """A figure of ``n`` panels without empty slots: a short last row is centred.
 
     Parameters
@@ -101,6 +103,8 @@ def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4),
     pyplot : bool, default True
         Make the figure with pyplot (False: a bare :class:`~matplotlib.figure.Figure`, drawn
         in any thread and never left open, as the web app needs).
+    min_width : float, optional
+        The narrowest a panel may be made by a preset (default half of ``panel``'s width).
 
     Examples
     --------
@@ -116,7 +120,7 @@ def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4),
         if figsize is not None:
             raise ValueError("Give axes= or figsize=, not both: the figure of axes has its size.")
         return flat_axes[0].figure, flat_axes
-    ncols, size = grid_size(n, ncols, panel)  # narrower rows under a column's preset
+    ncols, size = grid_size(n, ncols, panel, min_width=min_width)  # a column: fewer per row
     nrows = int(np.ceil(n / ncols))
     size = check_figsize(figsize) or size
     if pyplot:
@@ -129,11 +133,12 @@ def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4),
         fig = Figure(figsize=size, layout="constrained")
     spec = fig.add_gridspec(nrows, 2 * ncols)
     flat_axes = []
-    for i in range(n):
-        row, col = divmod(i, ncols)
-        in_row = ncols if row < nrows - 1 else n - ncols * (nrows - 1)
-        start = (ncols - in_row) + 2 * col  # centre a short last row
-        flat_axes.append(fig.add_subplot(spec[row, start:start + 2]))
+    with preset_style():  # the axes' ticks and labels take the preset's sizes when made
+        for i in range(n):
+            row, col = divmod(i, ncols)
+            in_row = ncols if row < nrows - 1 else n - ncols * (nrows - 1)
+            start = (ncols - in_row) + 2 * col  # centre a short last row
+            flat_axes.append(fig.add_subplot(spec[row, start:start + 2]))
     return fig, flat_axes
 
 
@@ -184,11 +189,10 @@ def marks_legend(fig: Figure, prob: float, prior: bool = False, predictive: bool
     if series:
         handles = [*series[0], *handles]
         labels = [*series[1], *(str(h.get_label()) for h in handles[len(series[0]):])]
-        fig.legend(handles, labels, loc="outside lower center", frameon=False,
-                   fontsize=pt(MIN_FONT), ncols=max(1, min(len(handles), int(width / 1.2))))
+        figure_legend(fig, handles, labels, max(1, int(width / 1.2)))
         return
-    fig.legend(handles=handles, loc="outside lower center", frameon=False, fontsize=pt(MIN_FONT),
-               ncols=max(1, min(len(handles), int(width / 1.55))))
+    figure_legend(fig, handles, [str(h.get_label()) for h in handles],
+                  max(1, int(width / 1.55)))
 
 
 @plot_function()
@@ -420,4 +424,10 @@ def plot_forests(
         ax.xaxis.label.set_fontsize(pt(MIN_FONT + 1))
         ax.title.set_fontsize(pt(10))
     marks_legend(fig, prob, forest=True, density=False, observed=observed_name(idata))
+    if figsize is None:  # tall enough for the rows of the longest forest, in every row
+        heights = [shown_rows(_rows_of(ds[p])) if isinstance(p, str) else len(p)
+                   for p in panels]
+        spec = axes[0].get_subplotspec()
+        fit_rows(axes[int(np.argmax(heights))], rows,
+                 grid_rows=spec.get_gridspec().nrows if spec is not None else 1)
     return fig

@@ -24,7 +24,8 @@ from bayescm.plots._common import (
     reference_line,
     unit_suffix,
 )
-from bayescm.plots._layout import legend_under, share_range
+from bayescm.plots._layout import fit_rows, share_range, title_pad
+from bayescm.plots._legends import figure_legend, legend_under
 from bayescm.plots._style import BLUE, GREEN, ORANGE, VERMILION, preset_size, pt
 
 if TYPE_CHECKING:
@@ -148,7 +149,8 @@ def _draw(ax: Axes, rows: _Rows, order: np.ndarray, group: str, prob: float, *,
     percent_axis(ax.xaxis, rows.info)
     reference_line(ax, rows.info)
     ax.set_xlabel(rows.xlabel)
-    ax.set_title(f"{rows.info.display_name} by {group}")
+    ax.set_title(f"{rows.info.display_name} by {group}",
+                 pad=title_pad(counts and rows.counts is not None))
     if legend:
         legend_under(ax, ncols=2)
     ax.spines[["top", "right"]].set_visible(False)
@@ -280,6 +282,8 @@ def plot_group_forest(
         _draw(target, panel, order, group, prob, population=population, ticks=i == 0,
               unpooled=unpooled, counts=counts, legend=legend and i == 0 and not shared)
     if single:
+        if ax is None:  # a figure of ours: tall enough for its rows
+            fit_rows(axes[0], n_rows)
         return axes[0]
     # panels side by side are read across (a site's TPR beside its TNR): one x-range per unit
     by_unit: dict[tuple[bool, str], list[Any]] = {}
@@ -294,6 +298,7 @@ def plot_group_forest(
         for target in axes:
             for handle, text in zip(*target.get_legend_handles_labels(), strict=True):
                 seen.setdefault(text, handle)
-        figure.legend(list(seen.values()), list(seen), loc="outside lower center",
-                      frameon=False, fontsize=pt(8), ncols=min(3, len(seen)))
+        figure_legend(figure, list(seen.values()), list(seen), min(3, len(seen)))
+    if ax is None:  # a figure of ours, its legend in place: tall enough for its rows
+        fit_rows(axes[0], n_rows)
     return figure

@@ -17,8 +17,8 @@ from bayescm.plots._common import (
     info_of,
     percent,
 )
-from bayescm.plots._layout import new_axes
-from bayescm.plots._style import MIN_FONT, pt
+from bayescm.plots._layout import check_figsize, fit_rows, new_axes
+from bayescm.plots._style import MIN_FONT, preset, preset_size, pt
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -98,7 +98,16 @@ def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable 
     mean = draws.mean(axis=-1)
     sd = draws.std(axis=-1, ddof=1)
     bounds = hdi(draws, prob)
-    small = k_pred > 5  # then mean ± sd: two short lines per cell
+    own = ax is None and figsize is None  # a figure of ours: it may grow to fit the rows
+    if ax is not None:
+        root = ax.get_figure(root=True)
+        assert root is not None  # an Axes on a figure
+        room = ax.get_position().width * float(root.get_size_inches()[0])
+    else:  # the width of a new figure, less the labels and the colour bar
+        room = (check_figsize(figsize) or preset_size((2.2 + 1.25 * k_pred, 1.4 + 0.8 * k_true))
+                )[0] - 1.6 * preset().scale
+    # many or narrow columns: mean ± sd, two short lines per cell (an HDI needs 0.8 inch)
+    small = k_pred > 5 or room / k_pred < 0.1 * pt(MIN_FONT)
     ax = new_axes(ax, figsize, default=(2.2 + (0.85 if small else 1.25) * k_pred,
                                         1.4 + (0.6 if small else 0.8) * k_true))
     top = float(mean.max()) if mean.size else 1.0
@@ -124,4 +133,6 @@ def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable 
     cells = "mean ± sd" if small else f"mean [{100 * prob:g} % HDI]"
     # the colour bar carries the unit: the title stays short and clear of its label
     ax.set_title(f"{what}: {cells}{unit}{suffix}", fontsize=pt(10), loc="left")
+    if own:
+        fit_rows(ax, k_true, 2)
     return ax

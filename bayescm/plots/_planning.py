@@ -15,7 +15,8 @@ from bayescm.plots._common import (
     log_axis_labels,
 )
 from bayescm.plots._layout import new_axes
-from bayescm.plots._style import GREY, MIN_FONT, VERMILION, palette_color, pt
+from bayescm.plots._legends import legend_clear
+from bayescm.plots._style import GREY, VERMILION, palette_color
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -132,5 +133,5 @@ def plot_sample_size(result: Any, ax: Axes | None = None, plan: SampleSizePlan |
     prob = hdi_prob_for(plan.hdi_prob if plan is not None else None)
     ax.set_title(f"Sample size: width of the {100 * prob:g} % HDI against N")
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=pt(MIN_FONT), frameon=False)
+    legend_clear(ax)  # in a corner free of the curves (the y-range raised if need be)
     return ax

@@ -12,6 +12,7 @@ from bayescm.core import container as box
 from bayescm.plots._checks import plot_function
 from bayescm.plots._common import flat, info_of, label_of, select, unit_suffix
 from bayescm.plots._grid import grid
+from bayescm.plots._legends import figure_legend
 from bayescm.plots._metric import density, finish_axis, title_of
 from bayescm.plots._style import MIN_FONT, palette_color, pt
 
@@ -138,9 +139,8 @@ def plot_priors(
         ax.set_title(title_of(info, None, class_ if "class" in first[name].dims else None))
     handles, labels = flat_axes[0].get_legend_handles_labels()
     if axes is None:  # one legend for every panel, under the grid
-        fig.legend(handles, labels, loc="outside lower center", frameon=False,
-                   fontsize=pt(MIN_FONT), ncols=min(len(labels), 6), title="prior",
-                   title_fontsize=pt(MIN_FONT))
+        figure_legend(fig, handles, labels, min(len(labels), 6), title="prior",
+                      title_fontsize=pt(MIN_FONT))
     else:
         flat_axes[0].legend(fontsize=pt(MIN_FONT), frameon=False)
     fig.suptitle("Priors implied on the metrics")

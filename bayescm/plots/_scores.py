@@ -25,7 +25,8 @@ from bayescm.plots._common import (
     some,
     unit_suffix,
 )
-from bayescm.plots._layout import legend_under, new_axes, quantity
+from bayescm.plots._layout import new_axes, quantity
+from bayescm.plots._legends import legend_aside, legend_clear
 from bayescm.plots._roc import (
     classifiers_of,
     curve_rows,
@@ -34,8 +35,9 @@ from bayescm.plots._roc import (
     pick,
     scalar_summary,
     scores_posterior,
+    square_size,
 )
-from bayescm.plots._style import BLUE, VERMILION, palette_color, probability_is, pt
+from bayescm.plots._style import BLUE, VERMILION, palette_color, probability_is
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -112,7 +114,8 @@ def plot_reliability(idata: xr.DataTree,
     const = box.get_group(idata, "constant_data")
     prob = hdi_prob_of(idata, hdi_prob)
     info = info_of(idata, "reliability")
-    ax = new_axes(ax, figsize, default=(5.4, 6.6))
+    # the legend under the square: a line per classifier, two for its ECE, the diagonal, bars
+    ax = new_axes(ax, figsize, default=square_size(3 * len(names) + 1 + counts))
     ax.plot([0, 1], [0, 1], color="0.55", lw=0.9, ls=":", gid="calibrated",
             label="perfectly calibrated")
     edges = np.asarray(const["bin_edges"].values, dtype=float)
@@ -155,7 +158,7 @@ def plot_reliability(idata: xr.DataTree,
     ax.set_ylabel("observed positive rate" + unit_suffix(info))
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.01)
-    ax.set_aspect("equal")
+    ax.set_box_aspect(1)  # a square the layout sizes, with the legend under it
     ax.spines[["top", "right"]].set_visible(False)
     ax.set_title("Reliability" if title is None else title)
     # the legend and the ECE go under the axes (inside, they covered points and their bars)
@@ -164,7 +167,7 @@ def plot_reliability(idata: xr.DataTree,
         handles.append(Patch(color="0.5", alpha=0.3))
         labels.append("items per bin (bars)")
     handles += [Line2D([], [], ls="none") for _ in lines]
-    under = legend_under(ax, handles, [*labels, *lines])
+    under = legend_aside(ax, handles, [*labels, *lines])
     for text in under.get_texts()[len(labels):]:
         text.set_gid("ece")
     return ax
@@ -266,8 +269,7 @@ def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None
     p_b = float(np.mean(diff > 0))
     percent_axis(ax.xaxis, info, points=True)
     quantity(ax, info, "difference")  # differences of other pairs in the figure: one range
-    ax.set_xlabel(f"{info.display_name} of {nb} - {info.display_name} of {na}"
-                  + unit_suffix(info, points=True))
+    ax.set_xlabel(f"difference in {info.display_name}" + unit_suffix(info, points=True))
     ax.set_ylabel("density")
     ax.set_yticks([])
     ax.set_ylim(bottom=0)
@@ -277,8 +279,8 @@ def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None
     ax.set_title((f"{head}, {tail}" if len(head + tail) < 56 else f"{head}\n{tail}")
                  if title is None else title)
     if legend:
-        ax.legend(fontsize=pt(8), frameon=False, loc="upper left" if np.median(diff) > 0
-                  else "upper right")
+        legend_clear(ax, ("upper left", "upper right") if np.median(diff) > 0
+                     else ("upper right", "upper left"))
     return ax
 
 

@@ -61,6 +61,8 @@ class Preset:
         The smallest text (points): no size is scaled below it.
     max_cols : int or None
         Most panels per row of a grid.
+    max_height : float or None
+        Most height of a one-panel figure (a slide's 16:9 area), inches.
     """
 
     name: str
@@ -68,6 +70,7 @@ class Preset:
     scale: float
     floor: float
     max_cols: int | None
+    max_height: float | None = None
 
     def size(self, points: float) -> float:
         """A text size of the default preset, for this preset (never under ``floor``)."""
@@ -76,7 +79,7 @@ class Preset:
 
 PRESETS = {
     "default": Preset("default", None, 1.0, MIN_FONT, None),
-    "slide": Preset("slide", 10.0, 1.5, 12.0, 4),
+    "slide": Preset("slide", 10.0, 1.3, 12.0, 3, 5.6),
     "column": Preset("column", 3.5, 0.75, 7.0, 2),
     "two_column": Preset("two_column", 7.2, 0.8, 7.0, 4),
 }
@@ -137,15 +140,18 @@ def preset_size(default: tuple[float, float]) -> tuple[float, float]:
     if chosen.width is None:
         return default
     width, height = default
-    return chosen.width, height * 0.5 * (chosen.width / width + chosen.scale)
+    height *= 0.5 * (chosen.width / width + chosen.scale)
+    return chosen.width, min(height, chosen.max_height or height)
 
 
-def grid_size(n: int, ncols: int, panel: tuple[float, float], extra: float = 0.4
-              ) -> tuple[int, tuple[float, float]]:
+def grid_size(n: int, ncols: int, panel: tuple[float, float], extra: float = 0.4,
+              min_width: float | None = None) -> tuple[int, tuple[float, float]]:
     """Panels per row and the figure size of a grid of ``n`` panels in the current preset.
 
     ``extra`` is the height (inches, default preset) of what sits under the panels (a
-    legend). A preset narrows the rows to its ``max_cols`` and divides its width among them.
+    legend). A preset narrows the rows to its ``max_cols``, and to as many panels as are at
+    least ``min_width`` wide (default half of ``panel``'s width; both in inches of the
+    default preset, scaled with its text), and divides its width among them.
 
     Examples
     --------
@@ -161,6 +167,9 @@ def grid_size(n: int, ncols: int, panel: tuple[float, float], extra: float = 0.4
     """
     chosen = preset()
     ncols = max(1, min(ncols, n, chosen.max_cols or ncols))
+    if chosen.width is not None:
+        least = (0.5 * panel[0] if min_width is None else min_width) * chosen.scale
+        ncols = max(1, min(ncols, int(chosen.width // least)))
     nrows = math.ceil(n / ncols)
     if chosen.width is None:
         return ncols, (panel[0] * ncols, panel[1] * nrows + extra)
