@@ -7,13 +7,16 @@ must be a positive integer"), a result of the wrong kind (a binary fit given to
 ``plot_paired`` used to say "metrics compared: ." ), an unknown keyword, or a ``figsize`` that
 is not two positive numbers. :func:`plot_function` checks the arguments of those names before
 the plot draws, and raises an error that names the argument and what to pass instead; it also
-draws with the text sizes of ``rcParams["plot.preset"]`` (:func:`~._style.preset_style`).
+draws with the text sizes of ``rcParams["plot.preset"]`` (:func:`~._style.preset_style`) and
+finishes the figure once, after the outermost plot: panels of one quantity on one range,
+labels wrapped to their room.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,9 +29,9 @@ from bayescm.plots._style import preset_style
 
 __all__ = ["Needs", "check_ax", "check_axes", "check_kind", "check_selection", "plot_function"]
 
-_DEPTH = [0]
-"""How many plot functions are drawing (a grid's panels are drawn by plot functions too):
-the figure is finished once, by the outermost."""
+_DRAWING = threading.local()
+"""Per thread, how many plot functions are drawing (a grid's panels are drawn by plot functions
+too): the figure is finished once, by the outermost."""
 
 SELECTIONS = {"var_names": "metric", "var": "metric", "classifier": "classifier",
               "class_": "class"}
@@ -173,7 +176,8 @@ def plot_function[F: Callable[..., Any]](needs: Needs | None = None, *, many_ax:
     ``var``, ``classifier``, ``class_``) and, given ``needs``, the kind of the result. The plot
     then draws with the text sizes of ``rcParams["plot.preset"]``; afterwards the panels of its
     figure that show the same quantity are put on one x-range
-    (:func:`~bayescm.plots._layout.join_panels`).
+    (:func:`~bayescm.plots._layout.join_panels`) and labels longer than their room wrap
+    (:func:`~bayescm.plots._layout.fit_labels`).
 
     Examples
     --------
@@ -213,15 +217,16 @@ def plot_function[F: Callable[..., Any]](needs: Needs | None = None, *, many_ax:
             for arg in SELECTIONS:
                 if arg in given:
                     check_selection(name, arg, given[arg])
-            _DEPTH[0] += 1
+            depth = getattr(_DRAWING, "depth", 0)
+            _DRAWING.depth = depth + 1
             try:
                 with preset_style():
                     drawn = func(*args, **kwargs)
             finally:
-                _DEPTH[0] -= 1
+                _DRAWING.depth = depth
             from matplotlib.artist import Artist
 
-            if _DEPTH[0] == 0 and isinstance(drawn, Artist):  # the outermost plot: its figure
+            if depth == 0 and isinstance(drawn, Artist):  # the outermost plot: its figure
                 figure = drawn.get_figure(root=True)
                 join_panels(figure)  # panels of the same quantity, this one too: one range
                 fit_labels(figure)  # a label longer than its panel wraps

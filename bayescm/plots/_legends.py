@@ -88,7 +88,10 @@ def figure_legend(fig: Any, handles: list[Any], labels: list[str], ncols: int,
 
 def legend_aside(ax: Any, handles: list[Any] | None = None, labels: list[str] | None = None,
                  **kwargs: Any) -> Any:
-    """A legend beside a square panel of a wide figure (a slide), else under it.
+    """A legend beside a square panel in a wide slot (a slide's figure), else under it.
+
+    The slot is the panel's share of its figure (a figure of two panels side by side gives
+    each a slot half as wide).
 
     Beside the panel, entries longer than 40 characters wrap, so the square keeps most of
     the width.
@@ -103,8 +106,11 @@ def legend_aside(ax: Any, handles: list[Any] | None = None, labels: list[str] | 
     2
     >>> plt.close(fig)
     """
-    width, height = ax.get_figure(root=True).get_size_inches()
-    if width < 1.4 * height:
+    fig = ax.get_figure(root=True)
+    spec = ax.get_subplotspec() if hasattr(ax, "get_subplotspec") else None
+    slot = spec.get_position(fig) if spec is not None else ax.get_position()
+    width, height = fig.get_size_inches()
+    if slot.width * width < 1.4 * slot.height * height:
         return legend_under(ax, handles, labels, **kwargs)
     import textwrap
 
