@@ -233,6 +233,24 @@ def test_bad_settings_and_impossible_priors_show_an_inline_error(
     assert page.matrix.run() is False
     assert page.matrix.errors[field].visible, shown_errors(page.matrix)
     assert words in page.matrix.errors[field].object
+    if field in page.matrix.cards:  # the message is in an optional card: it is opened
+        assert page.matrix.cards[field].collapsed is False
+
+
+def test_optional_settings_start_closed_and_the_first_screen_stays_short(page: AppPage) -> None:
+    """Priors, deployment prevalence and metrics are cards that open on a click; the matrix,
+    the sampling settings, the button and the status line come first (the browser test
+    measures that they are in view at 1280 x 800)."""
+    tab = page.matrix
+    assert set(tab.cards) == {"priors", "prevalence", "metrics"}
+    assert all(card.collapsed for card in tab.cards.values())
+    inputs = tab.view.objects[0].objects
+    order = [id(o) for o in inputs]
+    assert order.index(id(tab.button)) < order.index(id(tab.cards["priors"]))
+    assert order.index(id(tab.status)) == order.index(id(tab.button)) + 1
+    for controller in (page.planning, page.compare, page.scores):
+        column = [id(o) for o in controller.view.objects[0].objects]
+        assert column.index(id(controller.status)) == column.index(id(controller.button)) + 1
 
 
 BAD_TABLES = [

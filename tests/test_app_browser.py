@@ -3,9 +3,11 @@
 The test serves the app on a free local port, types the cocaine matrix (TP 26, FN 0, TN 6,
 FP 2) into the page, presses Analyse, reads the summary table off the page and checks it
 against ``bcm.summary`` of the same ``bcm.fit`` call; then types a bad cell, checks the message
-in red, and checks that the server still serves a fresh page. Screenshots go to pytest's
-temporary folder and, when ``BAYESCM_SCREENSHOTS`` names a folder, there too (the README's are
-made with ``BAYESCM_SCREENSHOTS=docs/images``).
+in red, and checks that the server still serves a fresh page. At a 1280 x 800 window, every
+tab's main button and status line are in view without scrolling, in each of its input modes,
+before and after the button is pressed (the Analyse button used to sit 1,500 pixels down).
+Screenshots go to pytest's temporary folder and, when ``BAYESCM_SCREENSHOTS`` names a folder,
+there too (the README's are made with ``BAYESCM_SCREENSHOTS=docs/images``).
 
 Bokeh's widgets sit in open shadow roots, which Playwright's CSS locators pierce; a typed value
 reaches the server on Enter or blur. Playwright never downloads a browser here: it launches
@@ -203,5 +205,52 @@ def test_bad_cell_is_shown_and_the_server_survives(page, server, errors, caplog,
     expect(page.locator(".bcm-cell-fp input")).to_have_value("2")
     expect(page.locator(".bcm-summary table")).to_be_visible()
     expect(page.locator(".bcm-error:visible")).to_have_count(0)
+    assert errors == []
+    assert _server_errors(caplog) == []
+
+
+TABS = [("Confusion matrix", "bcm-run", "bcm-status", ".bcm-mode", "Any classes: a table"),
+        ("Sample size", "bcm-plan-run", "bcm-plan-status", None, None),
+        ("Compare two classifiers", "bcm-cmp-run", "bcm-cmp-status", ".bcm-cmp-mode",
+         "One test set (paired)"),
+        ("Scores and ROC", "bcm-scores-run", "bcm-scores-status", None, None)]
+"""Each tab: its title, the css classes of its button and status line, and its other input
+mode (the mode switch and the option that shows it), if it has one."""
+
+
+def _in_view(page: Page, css: str) -> list[str]:
+    """Why the element with the css class is not fully visible in the window unscrolled."""
+    box = page.locator(f".{css}").bounding_box()
+    scrolled = page.evaluate("window.scrollY")
+    if box is None:
+        return [f"{css}: not displayed"]
+    problems = [f"{css}: the page is scrolled by {scrolled} px"] if scrolled else []
+    if not (box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= VIEWPORT["width"]
+            and box["y"] + box["height"] <= VIEWPORT["height"]):
+        problems.append(f"{css}: at x {box['x']:.0f}-{box['x'] + box['width']:.0f}, y "
+                        f"{box['y']:.0f}-{box['y'] + box['height']:.0f}, outside the "
+                        f"{VIEWPORT['width']} x {VIEWPORT['height']} window")
+    return problems
+
+
+def test_every_tab_shows_its_button_and_status_without_scrolling(page, server, errors,
+                                                                 caplog):
+    _open(page, server.url)
+    problems: list[str] = []
+    for title, button, status, switch, other in TABS:
+        page.locator(".bk-tab", has_text=title).click()
+        expect(page.locator(f".{button} button")).to_be_visible()
+        problems += [f"{title}: {p}" for p in _in_view(page, button) + _in_view(page, status)]
+        page.locator(f".{button} button").click()  # its result: the status says so, in view
+        expect(page.locator(f".{status}")).to_contain_text("Done")
+        page.evaluate("window.scrollTo(0, 0)")  # pressing a button may scroll to it
+        problems += [f"{title}, done: {p}" for p in _in_view(page, status)]
+        if switch is not None:  # the other input mode (a pasted table, paired labels)
+            page.locator(switch).get_by_text(other, exact=True).click()
+            page.wait_for_timeout(500)
+            page.evaluate("window.scrollTo(0, 0)")
+            problems += [f"{title} ({other}): {p}"
+                         for p in _in_view(page, button) + _in_view(page, status)]
+    assert problems == [], "\n".join(problems)
     assert errors == []
     assert _server_errors(caplog) == []

@@ -28,8 +28,9 @@ def _restore():
 def test_defaults_and_public_names():
     assert bcm.rcParams["stats.hdi_prob"] == 0.95 == bcm.HDI_PROB
     assert bcm.rcParams["plot.units"] == "percent"
+    assert bcm.rcParams["plot.preset"] == "default"
     assert {"rcParams", "rc_context"} <= set(bcm.__all__)
-    assert sorted(bcm.rcParams) == ["plot.units", "stats.hdi_prob"]
+    assert sorted(bcm.rcParams) == ["plot.preset", "plot.units", "stats.hdi_prob"]
 
 
 @pytest.mark.parametrize(
@@ -41,6 +42,8 @@ def test_defaults_and_public_names():
         ("stats.hdi_prob", True, "strictly between 0 and 1"),
         ("stats.hdi_prob", float("nan"), "strictly between 0 and 1"),
         ("plot.units", "percentage", "'percent', 'proportion'"),
+        ("plot.preset", "a4", "'default', 'slide', 'column', 'two_column'"),
+        ("plot.preset", 3.5, "'default', 'slide', 'column', 'two_column'"),
     ],
 )
 def test_invalid_values_name_the_valid_ones(key, value, message):
@@ -50,7 +53,8 @@ def test_invalid_values_name_the_valid_ones(key, value, message):
 
 
 def test_unknown_keys_list_the_valid_ones():
-    with pytest.raises(RcParamsError, match=r"valid keys: plot\.units, stats\.hdi_prob"):
+    with pytest.raises(RcParamsError,
+                       match=r"valid keys: plot\.preset, plot\.units, stats\.hdi_prob"):
         bcm.rcParams["stats.hdi_porb"] = 0.9
     with pytest.raises(KeyError):  # also a KeyError, as a mapping should raise
         bcm.rcParams["nope"]
@@ -70,6 +74,23 @@ def test_rc_context_restores_even_after_an_error():
     with pytest.raises(RcParamsError), bcm.rc_context(stats_hdi_prob=0.5, plot_units="mm"):
         pass
     assert bcm.rcParams["stats.hdi_prob"] == 0.95  # nothing applied when one value is bad
+
+
+def test_rc_context_checks_when_called():
+    # a positional value that is not a mapping: say how to name the setting
+    with pytest.raises(TypeError, match=r"not str 'x'.*rc_context\(plot_preset='column'\)"):
+        bcm.rc_context("x")
+    with pytest.raises(TypeError, match="not list"):
+        bcm.rc_context([("plot.units", "proportion")])
+    # a bad value raises at the call, before any block runs, and changes nothing
+    with pytest.raises(RcParamsError, match="'default', 'slide', 'column', 'two_column'"):
+        bcm.rc_context(plot_preset="a4")
+    with pytest.raises(RcParamsError, match="valid keys"):
+        bcm.rc_context(plot_presets="column")
+    assert bcm.rcParams["plot.preset"] == "default"
+    with bcm.rc_context(plot_preset="Column") as rc:  # case and spaces forgiven, as for units
+        assert rc["plot.preset"] == "column"
+    assert bcm.rcParams["plot.preset"] == "default"
 
 
 def test_reset():

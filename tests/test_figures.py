@@ -5,14 +5,20 @@ scores, several sites, subgroups, the spec runner, the command line and the app)
 checked for what a reader needs: no empty axes; a legend wherever marks are drawn; the
 reference line of every signed metric and difference (0) and ratio (1); ratios on a log axis;
 an observed value the axis cannot show noted on its panel; no raw variable names in any text;
-no text smaller than 8 pt; no two texts overlapping; only the colour-blind-safe palette (and
-greys); heat maps whose colours span their data; the ``figsize`` asked for. The PNGs are
-written to ``$BAYESCM_FIGURES`` when set (CI keeps them), so a person can look at what the
-checks passed.
+no text smaller than 8 pt; no two texts overlapping; no text cut off at the figure's edge; only
+the colour-blind-safe palette (and greys); heat maps whose colours span their data; the
+``figsize`` asked for; panels of one figure that show the same quantity on one x-range (and
+panels side by side with the same rows on one y-range); no legend over a plotted point or line;
+a legend entry "observed" only where an observed value is drawn (never for a result at a
+deployment prevalence, whose values are plug-in). Every case is drawn again with
+``rcParams["plot.preset"] = "column"``: 3.5 inches wide, every text at least 7 pt, and the same
+checks. The PNGs are written to ``$BAYESCM_FIGURES`` when set (CI keeps them; the column ones as
+``column_<case>.png``), so a person can look at what the checks passed.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -72,6 +78,22 @@ def scores() -> Any:
 
 
 @cache
+def three_scores() -> Any:
+    """The screening study with a third score (noisier): three AUC differences to compare."""
+    data = bcm.datasets.screening_scores()
+    columns = {name: np.asarray(data.scores[name], dtype=float) for name in data.names}
+    noise = np.random.default_rng(7).normal(0.0, 0.15, data.n)
+    columns["score_quick"] = np.clip(columns["score_standard"] + noise, 0.0, 1.0)
+    return bcm.fit(bcm.Scores(data.y, columns), random_seed=8, draws=500)
+
+
+@cache
+def deployed() -> Any:
+    """The cocaine test at a deployment prevalence of 1 %: its values are plug-in, not observed."""
+    return bcm.with_prevalence(binary(), 0.01)
+
+
+@cache
 def sites() -> Any:
     from bayescm.models.hierarchical import HierarchicalModel
 
@@ -110,23 +132,50 @@ def _sample_size() -> Figure:
     return ax.get_figure(root=True)
 
 
-def _app_grid() -> Figure:
-    """The app's metric grid, as the app draws it (PNG bytes), redrawn here as a Figure."""
-    pytest.importorskip("panel")
+def _app_figure(draw: Callable[[], Any]) -> Callable[[], Figure]:
+    """An app figure, as the app draws it (PNG bytes), kept here as a Figure."""
+    def make() -> Figure:
+        pytest.importorskip("panel")
+        captured: list[Figure] = []
+        original = Figure.savefig
+
+        def keep(fig: Figure, *args: Any, **kwargs: Any) -> Any:
+            captured.append(fig)
+            return original(fig, *args, **kwargs)
+
+        Figure.savefig = keep  # type: ignore[method-assign]
+        try:
+            draw()
+        finally:
+            Figure.savefig = original  # type: ignore[method-assign]
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(captured[0])  # a bare Figure: give it a canvas that can measure text
+        return captured[0]
+    return make
+
+
+def _app_grid() -> Any:
     from bayescm.app import figures
 
-    captured: list[Figure] = []
-    original = figures.png
-    figures.png = lambda fig, dpi=110: captured.append(fig) or original(fig, dpi)  # type: ignore
-    try:
-        figures.metric_grid_png(binary(), ["tpr", "tnr", "bm", "lr_plus", "dor", "acc"],
-                                title="Cocaine purity test")
-    finally:
-        figures.png = original
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    return figures.metric_grid_png(binary(), ["tpr", "tnr", "bm", "lr_plus", "dor", "acc"],
+                                   title="Cocaine purity test")
 
-    FigureCanvasAgg(captured[0])  # a bare Figure: give it a canvas that can measure text
-    return captured[0]
+
+def _app_deployed() -> Any:
+    from bayescm.app import figures
+
+    return figures.metric_grid_png(deployed(), ["tpr", "ppv", "npv", "dor"],
+                                   title="at a deployment prevalence of 0.01")
+
+
+def _app_paired() -> Any:
+    from bayescm.app.compare_tab import EXAMPLE, CompareJob
+    from bayescm.app.parse import text_columns
+
+    truth, a, b = text_columns(EXAMPLE, ["truth", "model_a", "model_b"], "labels")
+    return CompareJob(("tpr", "tnr", "acc", "bm"), 1000, 1, truth=tuple(truth),
+                      pred_a=tuple(a), pred_b=tuple(b), positive="1").run()
 
 
 CASES: dict[str, Callable[[], Figure]] = {
@@ -193,11 +242,24 @@ CASES: dict[str, Callable[[], Figure]] = {
     "spec_delta_auc": lambda: runner.figure(scores(), "delta_auc"),
     "cli_analyze_binary": lambda: cli.analyze_figure(binary()),
     "cli_analyze_multiclass": lambda: cli.analyze_figure(ordered()),
-    "app_metric_grid": _app_grid,
+    "app_metric_grid": _app_figure(_app_grid),
+    "app_deployed_grid": _app_figure(_app_deployed),
+    "app_paired_grid": _app_figure(_app_paired),
+    "batch_overlay_lr_minus": _ax(lambda: plots.plot_metric(batch(), "lr_minus",
+                                                            classifier=["7a", "16"])),
+    "deployed_metric_ppv": _ax(lambda: plots.plot_metric(deployed(), "ppv")),
+    "deployed_grid": _ax(lambda: plots.plot_metrics(deployed(), ["tpr", "ppv", "npv", "acc"])),
+    "deployed_forest": _ax(lambda: plots.plot_forest(deployed(), ["tpr", "ppv", "npv"])),
+    "spec_delta_auc_three": lambda: runner.figure(three_scores(), "delta_auc"),
+    "cli_roc_three": lambda: runner.scores_figure(three_scores(), "roc"),
+    "scores_reliability_three": _ax(lambda: plots.plot_reliability(three_scores())),
 }
 
 SIZES = {"binary_metric_column": (3.5, 2.6), "binary_grid_slide": (10, 5.6)}
 """Cases drawn at a size asked for with ``figsize=`` (a journal column, a slide)."""
+
+DEPLOYED = {"app_deployed_grid", "deployed_metric_ppv", "deployed_grid", "deployed_forest"}
+"""Cases of a result at a deployment prevalence: nothing there was observed."""
 
 NOTES = {
     "binary_metric_dor": {"DOR": "observed: ∞ (FN = 0)"},
@@ -247,7 +309,7 @@ def _has_marks(ax: Axes) -> bool:
     return bool(ax.lines or ax.collections or ax.patches or ax.images)
 
 
-def structural_problems(fig: Figure) -> list[str]:
+def structural_problems(fig: Figure, min_font: float = 8.0) -> list[str]:
     """What a reader would stumble over in ``fig`` (empty when the figure is fine)."""
     problems: list[str] = []
     fig.canvas.draw()
@@ -266,7 +328,7 @@ def structural_problems(fig: Figure) -> list[str]:
         content = text.get_text()
         if _RAW.search(content):
             problems.append(f"raw variable name in {content!r}")
-        if text.get_fontsize() < 8 - 1e-9:
+        if text.get_fontsize() < min_font - 1e-9:
             problems.append(f"{content!r} at {text.get_fontsize():.1f} pt")
     boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in _texts(fig)]
     for i, (a, box_a) in enumerate(boxes):
@@ -275,6 +337,143 @@ def structural_problems(fig: Figure) -> list[str]:
             inter_h = min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0)
             if inter_w > 1.5 and inter_h > 1.5:
                 problems.append(f"texts overlap: {a!r} and {b!r}")
+    edge = fig.bbox
+    for content, box in boxes:  # a title above the top, a legend under the bottom edge
+        if (box.x0 < edge.x0 - 1 or box.x1 > edge.x1 + 1 or box.y0 < edge.y0 - 1
+                or box.y1 > edge.y1 + 1):
+            problems.append(f"{content!r} is cut off at the figure's edge")
+    return problems
+
+
+_UNIT_OF = re.compile(r"\((%|percentage points|log scale)\)$")
+
+
+def _quantity(ax: Axes) -> tuple[str, str, str] | None:
+    """What a panel's x axis shows: its title's metric, the unit of its label, its scale."""
+    title = " ".join(ax.get_title().split())
+    if not title or _is_colorbar(ax) or not ax.get_visible():
+        return None
+    unit = _UNIT_OF.search(ax.get_xlabel().strip())
+    difference = " - " in title or "gap" in ax.get_xlabel()
+    return (_metric_of(title) + (" difference" if difference else ""),
+            unit.group(1) if unit else "", ax.get_xscale())
+
+
+def range_problems(fig: Figure) -> list[str]:
+    """Panels of the same quantity on different x-ranges; panels of the same rows on different
+    y-ranges (a side-by-side forest read across)."""
+    problems = []
+    same: dict[Any, list[Axes]] = {}
+    rows: dict[tuple[str, ...], list[Axes]] = {}
+    for ax in fig.axes:
+        key = _quantity(ax)
+        if key is not None:
+            same.setdefault(key, []).append(ax)
+            labels = tuple(t.get_text() for t in ax.get_yticklabels())
+            if any(label.strip() for label in labels) and ax.get_yticks().size != 0:
+                rows.setdefault(labels, []).append(ax)
+    for key, panels in same.items():
+        ranges = {tuple(np.round(ax.get_xlim(), 9)) for ax in panels}
+        if len(ranges) > 1:
+            problems.append(f"panels of {key[0]} ({', '.join(ax.get_title() for ax in panels)}) "
+                            f"on different x-ranges: {sorted(ranges)}")
+    for labels, panels in rows.items():
+        ranges = {tuple(np.round(ax.get_ylim(), 9)) for ax in panels}
+        if len(panels) > 1 and len(ranges) > 1:
+            problems.append(f"panels with the rows {list(labels)[:3]}... on different "
+                            f"y-ranges: {sorted(ranges)}")
+    return problems
+
+
+CONTEXT = {"reference", "chance", "calibrated", "baseline", "gap", "tolerance"}
+"""Lines that mark context (a reference, the chance diagonal), not data."""
+
+
+def _dense(xy: np.ndarray, step: float = 3.0) -> np.ndarray:
+    """The points of a polyline every ``step`` pixels, so a legend over a segment is found."""
+    xy = xy[np.isfinite(xy).all(axis=1)]
+    if len(xy) < 2:
+        return xy
+    parts = [xy[:1]]
+    for a, b in itertools.pairwise(xy):
+        n = max(1, int(np.ceil(np.hypot(*(b - a)) / step)))
+        parts.append(a + (b - a) * np.linspace(0, 1, n + 1)[1:, None])
+    return np.concatenate(parts)
+
+
+def _data_points(ax: Axes) -> list[tuple[str, np.ndarray]]:
+    """The plotted points and lines of ``ax`` in pixels, where they are visible."""
+    from matplotlib.collections import LineCollection, PathCollection
+
+    found: list[tuple[str, np.ndarray]] = []
+    for line in ax.get_lines():
+        if str(line.get_gid()) in CONTEXT or not line.get_visible():
+            continue
+        xy = np.asarray(line.get_xydata(), dtype=float)
+        if xy.size == 0:
+            continue
+        xy = line.get_transform().transform(xy)
+        curve = line.get_linestyle() not in ("None", " ", "", "none")
+        found.append((str(line.get_gid() or line.get_label()), _dense(xy) if curve else xy))
+    for coll in ax.collections:
+        if str(coll.get_gid()) in CONTEXT or not coll.get_visible():
+            continue
+        if isinstance(coll, PathCollection) and len(coll.get_offsets()):
+            xy = coll.get_offset_transform().transform(np.asarray(coll.get_offsets(), float))
+            found.append((str(coll.get_gid()), xy))
+        elif isinstance(coll, LineCollection):
+            for seg in coll.get_segments():
+                found.append((str(coll.get_gid()),
+                              _dense(coll.get_transform().transform(np.asarray(seg, float)))))
+    inside = ax.bbox
+    clipped = []
+    for gid, xy in found:
+        xy = xy[np.isfinite(xy).all(axis=1)]
+        keep = ((xy[:, 0] >= inside.x0) & (xy[:, 0] <= inside.x1) & (xy[:, 1] >= inside.y0)
+                & (xy[:, 1] <= inside.y1))
+        clipped.append((gid, xy[keep]))
+    return clipped
+
+
+def legend_problems(fig: Figure) -> list[str]:
+    """Legends drawn over a plotted point or line of any panel of the figure."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+    legends += list(fig.legends)
+    points = [(ax, gid, xy) for ax in fig.axes if not _is_colorbar(ax)
+              for gid, xy in _data_points(ax)]
+    problems = []
+    for legend in legends:
+        box = legend.get_window_extent(renderer).shrunk(0.98, 0.98)
+        covered = sorted({f"{ax.get_title() or 'panel'}: {gid}" for ax, gid, xy in points
+                          if len(xy) and ((xy[:, 0] > box.x0) & (xy[:, 0] < box.x1)
+                                          & (xy[:, 1] > box.y0) & (xy[:, 1] < box.y1)).any()})
+        if covered:
+            problems.append(f"a legend covers plotted data: {covered}")
+    return problems
+
+
+def _legend_texts(fig: Figure) -> list[str]:
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+    return [t.get_text() for legend in [*legends, *fig.legends] for t in legend.get_texts()]
+
+
+def observed_problems(fig: Figure, deployed: bool) -> list[str]:
+    """A legend entry named "observed" without an observed value drawn; "observed" at all for a
+    result at a deployment prevalence (its values are the test set's rates there: plug-in)."""
+    problems = []
+    texts = [*_legend_texts(fig), *(t.get_text() for ax in fig.axes for t in ax.texts)]
+    says = [t for t in texts if re.match(r"\s*observed\b", t, re.IGNORECASE)]
+    if deployed:
+        return [f"'observed' for a deployment prevalence: {t!r}" for t in says]
+    drawn = any(str(line.get_gid()).split(":")[0] == "observed" and len(xy)
+                for ax in fig.axes for line in ax.get_lines()
+                for xy in [next((xy for gid, xy in _data_points(ax)
+                                 if gid == str(line.get_gid())), np.empty((0, 2)))])
+    for text in says:
+        if not re.match(r"\s*observed\s*:", text, re.IGNORECASE) and not drawn:
+            problems.append(f"legend entry {text!r} but no observed value is drawn")
     return problems
 
 
@@ -293,8 +492,11 @@ def references(fig: Figure) -> dict[str, list[float]]:
 
 
 def _metric_of(title: str) -> str:
-    """The display name a panel's title starts with: 'BM' of 'BM of 8 classifiers'."""
-    return re.split(r" of | by |, |: | \(", title.split("\n")[0], maxsplit=1)[0]
+    """The display name a panel's title starts with: 'BM' of 'BM of 8 classifiers'.
+
+    A title wrapped onto lines in a narrow panel is read as one line.
+    """
+    return re.split(r" of | by |, |: | \(", " ".join(title.split()), maxsplit=1)[0]
 
 
 def reference_problems(fig: Figure) -> list[str]:
@@ -372,22 +574,52 @@ def out_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def problems_of(fig: Figure, case: str, min_font: float = 8.0) -> list[str]:
+    """Every check of this module on one drawn case."""
+    problems = structural_problems(fig, min_font) + reference_problems(fig)
+    problems += palette_problems(fig) + heatmap_problems(fig) + range_problems(fig)
+    problems += legend_problems(fig) + observed_problems(fig, case in DEPLOYED)
+    notes = notes_of(fig)
+    for title, note in NOTES.get(case, {}).items():
+        if not any(note in text for text in notes.get(title, [])):
+            problems.append(f"{title!r}: the note {note!r} is missing")
+    return problems
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_figure_reads_well(case: str, out_dir: Path) -> None:
     fig = CASES[case]()
     try:
         fig.savefig(out_dir / f"{case}.png", dpi=100)
-        problems = structural_problems(fig) + reference_problems(fig) + palette_problems(fig)
-        problems += heatmap_problems(fig)
+        fig.set_layout_engine("none")  # check what was saved: no second layout
+        problems = problems_of(fig, case)
         if case in SIZES:
             size = tuple(float(v) for v in fig.get_size_inches())
             if size != pytest.approx(SIZES[case]):
                 problems.append(f"figsize {SIZES[case]} asked for, {size} drawn")
-        notes = notes_of(fig)
-        for title, note in NOTES.get(case, {}).items():
-            if not any(note in text for text in notes.get(title, [])):
-                problems.append(f"{title!r}: the note {note!r} is missing")
+        assert problems == [], "\n".join(problems)
+    finally:
+        plt.close(fig)
+
+
+COLUMN = 3.5
+"""The width of one journal column (inches), the preset's."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", sorted(set(CASES) - set(SIZES)))
+def test_figure_in_a_journal_column(case: str, out_dir: Path) -> None:
+    """Drawn with the column preset: 3.5 inches wide, no text under 7 pt, every other check."""
+    with bcm.rc_context(plot_preset="column"):
+        fig = CASES[case]()
+    try:
+        fig.savefig(out_dir / f"column_{case}.png", dpi=200)  # print resolution
+        fig.set_layout_engine("none")  # check what was saved: no second layout
+        problems = problems_of(fig, case, min_font=7.0)
+        width = float(fig.get_size_inches()[0])
+        if width != pytest.approx(COLUMN):
+            problems.append(f"{width:.2f} inches wide, not the column's {COLUMN}")
         assert problems == [], "\n".join(problems)
     finally:
         plt.close(fig)

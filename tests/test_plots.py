@@ -261,8 +261,10 @@ def test_overlays_of_classes_and_classifiers(batch_fit):
     assert [ax.get_title() for ax in fig.axes] == ["BM by classifier", "Accuracy by classifier"]
     with pytest.raises(ValueError, match="predictive=True"):
         plots.plot_metric(batch_fit, "bm", classifier=["5b", "8"], predictive=True)
-    with pytest.raises(ValueError, match="between 1 and 8"):
+    with pytest.raises(ValueError, match=r"classifier=\[\] selects no classifier"):
         plots.plot_metric(batch_fit, "bm", classifier=[])
+    with pytest.raises(ValueError, match="between 1 and 8"):
+        plots.plot_metric(batch_fit, "bm", classifier=[str(i) for i in range(9)])
 
 
 def test_forest_rows_of_classes_and_of_metrics(cocaine_fit):

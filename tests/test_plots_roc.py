@@ -135,7 +135,8 @@ def test_plot_reliability_bins_counts_and_ece(pair, tmp_path):
         assert np.allclose(x, const["bin_score"].sel(classifier=name).values[n > 0])
         bars = [a for a in ax.patches if a.get_gid() == f"counts:{name}"]
         assert len(bars) == n.size
-    text = _gid(ax, "ece").get_text()
+    # the ECE is written under the axes, in the legend, clear of the points
+    text = "\n".join(t.get_text() for t in ax.get_legend().get_texts() if t.get_gid() == "ece")
     ece = float(pair["posterior"]["ece"].sel(classifier="B").mean())
     assert f"ECE (B): {100 * ece:.1f} %" in text and "if calibrated" in text
     assert "P(ECE > calibrated)" in text

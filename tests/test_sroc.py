@@ -162,7 +162,7 @@ def test_plot_group_forest_errors(idata):
         plots.plot_group_forest(idata, "tpr_mean")
     with pytest.raises(ValueError, match="one Axes per variable"):
         plots.plot_group_forest(idata, ["tpr", "tnr"], ax=[plt.gca()])
-    with pytest.raises(ValueError, match="non-empty list"):
+    with pytest.raises(ValueError, match=r"var=\[\] selects no metric"):
         plots.plot_group_forest(idata, [])
     with pytest.raises(KeyError, match="auc"):
         plots.plot_group_forest(idata, "auc")

@@ -18,7 +18,14 @@ from typing import Any
 import pandas as pd
 import panel as pn  # type: ignore[import-not-found, unused-ignore]
 
-from bayescm.app.controller import Controller, error_alert, labelled, run_button, text_input
+from bayescm.app.controller import (
+    Controller,
+    error_alert,
+    labelled,
+    option_card,
+    run_button,
+    text_input,
+)
 from bayescm.app.figures import grid_figure, metric_grid_png, png
 from bayescm.app.matrix_inputs import CELLS
 from bayescm.app.matrixjob import MAX_DRAWS
@@ -108,7 +115,8 @@ class CompareJob:
             "p_b_better": "P(B better)"})
         shown = list(table.index)[:9]
         with app_style():
-            fig, axes = grid_figure(len(shown))
+            # room for each panel's legend: two per row, one in a narrow preset
+            fig, axes = grid_figure(len(shown), ncols=2, min_width=3.4)
             for name, ax in zip(shown, axes, strict=True):
                 plot_paired(result, str(name), ax=ax)
             return table, png(fig)
@@ -174,13 +182,13 @@ class CompareTab(Controller):
                             styles={"flex": "1 1 560px"}, min_width=420)
         self.busy = results
         inputs = pn.Column(
-            pn.pane.Markdown("Two classifiers A and B. On **two test sets** each matrix is "
+            pn.pane.Markdown("Two classifiers A and B: on **two test sets** each matrix is "
                              "fitted on its own; on **one test set** the paired model keeps "
-                             "the correlation of their errors (more certain when they err on "
-                             "the same samples).", width=380),
-            self.mode, self.separate_view, self.paired_view, self.metrics,
+                             "the correlation of their errors.", width=380),
+            self.mode, self.separate_view, self.paired_view,
             pn.Row(self.seed, self.draws), errors["input"], button, self.status,
-            errors["run"], width=390)
+            errors["run"], option_card("Metrics compared", "bcm-cmp-card-metrics", self.metrics),
+            width=390)
         self.view = pn.FlexBox(inputs, results, flex_wrap="wrap", sizing_mode="stretch_width")
         self.mode.param.watch(lambda _: self._refresh(), "value")
         self.table.param.watch(lambda _: self._columns(), "value")

@@ -24,7 +24,7 @@ import panel as pn  # type: ignore[import-not-found, unused-ignore]
 from bayescm.app.parse import InputError, decode_upload
 
 __all__ = ["EXECUTOR", "LABEL", "Controller", "download", "error_alert", "labelled", "note_alert",
-           "run_button", "set_message", "text_input"]
+           "option_card", "run_button", "set_message", "text_input"]
 
 LOG = logging.getLogger("bayescm.app")
 
@@ -59,6 +59,25 @@ def run_button(label: str, css: str) -> Any:
     style = "color" if "color" in pn.widgets.Button.param else "button_type"
     return labelled(pn.widgets.Button, label, css_classes=[css], width=160,
                     **{style: "primary"})
+
+
+def option_card(title: str, css: str, *items: Any) -> Any:
+    """Optional settings in a card that opens on a click (css class ``css``).
+
+    Closed, they keep a tab's first screen short: its button and status line stay in view at
+    a 1280 x 800 window. A message for a field inside opens the card
+    (:meth:`Controller.report`).
+
+    Examples
+    --------
+    >>> import panel as pn
+    >>> from bayescm.app.controller import option_card
+    >>> card = option_card("Priors", "bcm-card-priors", pn.pane.Markdown("..."))
+    >>> card.collapsed, card.css_classes
+    (True, ['bcm-card-priors'])
+    """
+    return pn.Card(*items, title=title, collapsed=True, css_classes=[css], width=370,
+                   margin=(4, 10))
 
 
 def error_alert(name: str = "") -> Any:
@@ -116,6 +135,8 @@ class Controller:
 
     busy: Any = None
     """The part of the page that shows the spinner while the work runs (the results)."""
+    cards: dict[str, Any] = {}  # noqa: RUF012 (read only; each tab sets its own)
+    """The tab's :func:`option_card` by the field whose message they hold (opened for one)."""
     table: Any = None
     """The tab's text box for a pasted or uploaded table, if it has one (:meth:`load_upload`)."""
 
@@ -176,6 +197,8 @@ class Controller:
                     "please report this with the input that caused it.")
         text = text[:1].upper() + text[1:] if text else type(err).__name__
         set_message(self.errors.get(field, self.errors["run"]), text)
+        if field in self.cards:  # the message is in a closed card: open it
+            self.cards[field].collapsed = False
         self.last_error = text
         self.status.object = "Not done: see the message in red."
 

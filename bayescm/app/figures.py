@@ -2,10 +2,10 @@
 
 Figures are made with :class:`matplotlib.figure.Figure` directly (not pyplot), so drawing works
 in worker threads whatever matplotlib backend the process uses, and nothing is left open in
-pyplot's registry; their grids are :mod:`bayescm.plots`' own (one plotting system). Drawing
-happens under one lock with the app's style: proportions (not per cent, matching the tables)
-and the plots' Okabe-Ito palette, which stays distinguishable with the common colour-vision
-deficiencies.
+pyplot's registry; their grids are :mod:`bayescm.plots`' own (one plotting system), and their
+units those of every figure of the package, ``rcParams["plot.units"]`` (per cent unless set
+otherwise). Drawing happens under one lock with the plots' Okabe-Ito palette as the colour
+cycle, which stays distinguishable with the common colour-vision deficiencies.
 """
 
 from __future__ import annotations
@@ -27,7 +27,10 @@ PLOT_LOCK = threading.RLock()
 
 @contextmanager
 def app_style() -> Iterator[None]:
-    """Draw with the app's units (proportions) and palette, one figure at a time.
+    """Draw with the plots' palette as the colour cycle, one figure at a time.
+
+    The units are the package's setting, ``rcParams["plot.units"]``, as for every figure
+    (the app does not override them).
 
     Examples
     --------
@@ -35,23 +38,22 @@ def app_style() -> Iterator[None]:
     >>> from bayescm.app.figures import app_style
     >>> with app_style():
     ...     bcm.rcParams["plot.units"]
-    'proportion'
+    'percent'
     """
     import matplotlib as mpl
     from cycler import cycler
 
-    from bayescm.core.config import rc_context
-
-    with PLOT_LOCK, rc_context({"plot.units": "proportion"}), mpl.rc_context(
-            {"axes.prop_cycle": cycler(color=OKABE_ITO), "figure.dpi": 100}):
+    with PLOT_LOCK, mpl.rc_context({"axes.prop_cycle": cycler(color=OKABE_ITO),
+                                    "figure.dpi": 100}):
         yield
 
 
-def grid_figure(n: int, ncols: int = 3, panel: tuple[float, float] = (3.4, 2.5)
-                ) -> tuple[Any, list[Any]]:
+def grid_figure(n: int, ncols: int = 3, panel: tuple[float, float] = (3.4, 2.5),
+                min_width: float | None = None) -> tuple[Any, list[Any]]:
     """A figure of ``n`` panels in rows of ``ncols``, a short last row centred.
 
-    The plots' grid (:func:`bayescm.plots._grid.grid`) on a figure outside pyplot.
+    The plots' grid (:func:`bayescm.plots._grid.grid`) on a figure outside pyplot; a preset
+    (``rcParams["plot.preset"]``) keeps panels at least ``min_width`` inches wide.
 
     Examples
     --------
@@ -62,7 +64,7 @@ def grid_figure(n: int, ncols: int = 3, panel: tuple[float, float] = (3.4, 2.5)
     """
     from bayescm.plots._grid import grid
 
-    return grid(n, None, ncols, panel, pyplot=False)
+    return grid(n, None, ncols, panel, pyplot=False, min_width=min_width)
 
 
 def png(fig: Any, dpi: int = 110) -> bytes:
@@ -102,15 +104,17 @@ def metric_grid_png(idata: Any, names: Sequence[str], *, ncols: int = 2,
     from bayescm.plots import plot_metrics
     from bayescm.plots._common import hdi_prob_of
     from bayescm.plots._grid import marks_legend
+    from bayescm.plots._observed import observed_name
+    from bayescm.plots._style import pt
 
     with app_style():
         fig, axes = grid_figure(len(names), ncols)
         plot_metrics(idata, list(names), axes=axes, classifier=classifier)
         overlay = isinstance(classifier, (list, tuple))
         if not overlay:
-            marks_legend(fig, hdi_prob_of(idata, None))
+            marks_legend(fig, hdi_prob_of(idata, None), observed=observed_name(idata))
         if title:
-            fig.suptitle(title, fontsize=11)
+            fig.suptitle(title, fontsize=pt(11))
         return png(fig)
 
 

@@ -2,6 +2,12 @@
 
 :func:`create_app` makes new widgets and tab controllers on every call, so each browser
 session (and each notebook cell) has its own state; the server calls it once per session.
+
+The first screen holds what a visitor needs to act: at a 1280 x 800 window each tab's main
+button and its status line are visible without scrolling (the browser test checks it). So the
+header is two lines, "how to read this" is a card that opens on a click, and each tab has its
+inputs in a narrow column at the left (button and status right under the data; optional
+settings in cards that open on a click) and its results beside them.
 """
 
 from __future__ import annotations
@@ -22,9 +28,9 @@ TITLE = "bayescm: how sure are your classifier's metrics?"
 """The page title."""
 
 INTRO = (
-    "A metric computed on a finite test set is an estimate, not an exact number. This page "
-    "turns a confusion matrix into the posterior distribution of each metric: the range where "
-    "its true value plausibly lies, given the test set and the priors you choose.")
+    "A metric computed on a finite test set is an estimate, not an exact number: this page "
+    "gives the posterior distribution of each metric, the range where its true value plausibly "
+    "lies, given the test set and the priors you choose.")
 
 HOW_TO_READ = (
     "**How to read this.** Each curve is the posterior distribution of one metric. The shaded "
@@ -33,9 +39,10 @@ HOW_TO_READ = (
     "line is the observed value, the number usually reported, computed from the counts alone. "
     "A wide HDI means the test set is too small to pin the metric down, and two classifiers "
     "whose HDIs overlap widely may not differ at all. P(deceptive) is the probability that the "
-    "classifier does worse than guessing (informedness below 0). **Units:** rates, intervals "
-    "and MU are proportions between 0 and 1 (0.95 = 95 %; an MU of 0.10 = 10 percentage "
-    "points); LR+, LR- and DOR are ratios.")
+    "classifier does worse than guessing (informedness below 0). **Units:** the figures show "
+    "rates and intervals in per cent and MU in percentage points (pp), as every bayescm figure "
+    "does; the tables give proportions between 0 and 1, as `bcm.summary` does (0.95 = 95 %; an "
+    "MU of 0.10 = 10 pp); LR+, LR- and DOR are ratios.")
 
 CITATION = (
     "Method: N. Tötsch and D. Hoffmann (2021), *Classifier uncertainty: evidence, potential "
@@ -45,7 +52,7 @@ CITATION = (
     "page; nothing you enter is sent anywhere else.")
 
 _HEADER_STYLE = {"background": "#f2f5f8", "border-left": "4px solid #0072B2",
-                 "padding": "2px 14px", "border-radius": "4px"}
+                 "padding": "0px 14px 6px 14px", "border-radius": "4px"}
 
 
 @dataclass
@@ -83,11 +90,15 @@ def create_page(autorun: bool = True) -> AppPage:
     tabs = pn.Tabs(("Confusion matrix", matrix.view), ("Sample size", planning.view),
                    ("Compare two classifiers", compare.view), ("Scores and ROC", scores.view),
                    dynamic=False, sizing_mode="stretch_width", css_classes=["bcm-tabs"])
+    how = pn.Card(pn.pane.Markdown(HOW_TO_READ, css_classes=["bcm-how-to-read"],
+                                   sizing_mode="stretch_width"),
+                  title="How to read this (intervals, MU, observed value, units)",
+                  collapsed=True, sizing_mode="stretch_width", css_classes=["bcm-how-card"],
+                  margin=(0, 0))
     header = pn.Column(
-        pn.pane.Markdown(f"## {TITLE}\n\n{INTRO}", sizing_mode="stretch_width"),
-        pn.pane.Markdown(HOW_TO_READ, css_classes=["bcm-how-to-read"],
-                         sizing_mode="stretch_width"),
-        styles=_HEADER_STYLE, sizing_mode="stretch_width", margin=(5, 10))
+        pn.pane.Markdown(f"### {TITLE}\n{INTRO}", sizing_mode="stretch_width",
+                         margin=(0, 10)),
+        how, styles=_HEADER_STYLE, sizing_mode="stretch_width", margin=(5, 10))
     footer = pn.pane.Markdown(CITATION.format(version=__version__), css_classes=["bcm-citation"],
                               sizing_mode="stretch_width", styles={"font-size": "90%",
                                                                    "color": "#444"})

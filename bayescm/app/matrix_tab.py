@@ -14,7 +14,10 @@ priors' (:mod:`bayescm.app.prior_widgets`): ``bcm-seed``, ``bcm-draws``, ``bcm-d
 ``bcm-metrics``, ``bcm-run``; results ``bcm-status``, ``bcm-summary`` (the HTML table),
 ``bcm-informedness``, ``bcm-figure``, ``bcm-summary-deployed``, ``bcm-figure-deployed``,
 ``bcm-code``, ``bcm-warning``; downloads ``bcm-download-summary``, ``bcm-download-result``,
-``bcm-download-figure``; errors ``bcm-error`` (plus ``bcm-error-<field>``).
+``bcm-download-figure``; errors ``bcm-error`` (plus ``bcm-error-<field>``). The optional
+settings sit in cards that open on a click (``bcm-card-priors``, ``bcm-card-prevalence``,
+``bcm-card-metrics``) under the button, so the matrix, the button and the status line are the
+first screen; a message for a field in a card opens it.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from bayescm.app.controller import (
     download,
     error_alert,
     labelled,
+    option_card,
     run_button,
     set_message,
     text_input,
@@ -62,7 +66,7 @@ def _metric_options(family: str) -> dict[str, str]:
 
 
 def _section(title: str, *items: Any) -> Any:
-    return pn.Column(pn.pane.Markdown(f"#### {title}", margin=(8, 10, 0, 10)), *items)
+    return pn.Column(pn.pane.Markdown(f"#### {title}", margin=(4, 10, 0, 10)), *items)
 
 
 class MatrixTab(Controller):
@@ -127,17 +131,22 @@ class MatrixTab(Controller):
         button = run_button("Analyse", "bcm-run")
         self.setup(button, errors)
         results = pn.Column(
-            self.notes, self.informed, self.summary, self.figure, self.deployed_summary,
-            self.deployed_figure, pn.Row(*self.downloads), self.code,
+            self.notes, self.informed, self.summary, self.figure,
+            self.deployed_summary, self.deployed_figure, pn.Row(*self.downloads), self.code,
             sizing_mode="stretch_width", styles={"flex": "1 1 560px"}, min_width=420)
         self.busy = results
+        # the matrix, the sampling and the button first; the optional settings in cards
+        self.cards = {
+            "priors": option_card("Priors (default: Laplace; 3+ classes: weak)",
+                                  "bcm-card-priors", self.priors.view, errors["priors"]),
+            "prevalence": option_card("Deployment prevalence", "bcm-card-prevalence",
+                                      self.deployment, errors["prevalence"]),
+            "metrics": option_card("Metrics shown", "bcm-card-metrics", self.metrics,
+                                   errors["metrics"])}
         inputs = pn.Column(
-            _section("1. The test set's confusion matrix", self.inputs.view, errors["matrix"]),
-            _section("2. Priors", self.priors.view, errors["priors"]),
-            _section("3. Where it will be used", self.deployment, errors["prevalence"]),
-            _section("4. Metrics", self.metrics, errors["metrics"]),
-            _section("5. Sampling", pn.Row(self.seed, self.draws), errors["settings"]),
-            button, self.status, errors["run"], width=390)
+            _section("The test set's confusion matrix", self.inputs.view, errors["matrix"]),
+            pn.Row(self.seed, self.draws), errors["settings"],
+            button, self.status, errors["run"], *self.cards.values(), width=390)
         self.view = pn.FlexBox(inputs, results, flex_wrap="wrap", sizing_mode="stretch_width")
 
     # ----------------------------------------------------------------- fields

@@ -51,6 +51,8 @@ class PlanJob:
         """The answers as a table and the MU-against-N curve as PNG."""
         from bayescm.analyses import samplesize
         from bayescm.plots import plot_sample_size
+        from bayescm.plots._legends import legend_clear
+        from bayescm.plots._style import GREEN
 
         common: dict[str, Any] = {"mode": self.mode, "concentration": self.concentration,
                                   "prior": self.prior, "n_sims": self.n_sims,
@@ -72,8 +74,8 @@ class PlanJob:
 
         def draw(ax: Any) -> None:
             plot_sample_size({"n": sizes, "mu": curve}, ax=ax, plan=plan, power=self.power)
-            ax.axvline(self.n, color="C2", ls=":", lw=1.5, label=f"your N = {self.n:,}")
-            ax.legend(fontsize=8, frameon=False)
+            ax.axvline(self.n, color=GREEN, ls=":", lw=1.5, label=f"your N = {self.n:,}")
+            legend_clear(ax)  # the legend again, with this line, clear of the curves
 
         return table, single_png(draw)
 

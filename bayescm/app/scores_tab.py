@@ -27,6 +27,7 @@ from bayescm.app.controller import (
     download,
     error_alert,
     labelled,
+    option_card,
     run_button,
     text_input,
 )
@@ -137,13 +138,13 @@ class ScoresTab(Controller):
                             styles={"flex": "1 1 520px"}, min_width=420)
         self.busy = results
         inputs = pn.Column(
-            pn.pane.Markdown("One row per test item: its true label and the score of each "
-                             "classifier. The example is a simulated screening study of 600 "
-                             "people. The Bayesian bootstrap gives the whole ROC curve with "
-                             "bands, and each AUC with its HDI.", width=380),
-            self.table, self.upload, self.label, self.columns, self.positive,
+            pn.pane.Markdown("One row per test item: its true label and each classifier's "
+                             "score (the example: a simulated screening study of 600 people).",
+                             width=380),
+            self.table, self.upload, self.label, self.columns,
             pn.Row(self.seed, self.draws), errors["input"], button, self.status,
-            errors["run"], width=390)
+            errors["run"], option_card("Positive label", "bcm-scores-card-positive",
+                                       self.positive), width=390)
         self.view = pn.FlexBox(inputs, results, flex_wrap="wrap", sizing_mode="stretch_width")
         self.table.param.watch(lambda _: self._header(), "value")
         self.upload.param.watch(lambda e: self.load_upload(e.new), "value")

@@ -1,6 +1,6 @@
 """Tables on the page: plain HTML ``<table>`` elements with fixed decimals, and CSV downloads.
 
-The page shows every number with four decimals (proportions, like the figures), ESS as whole
+The page shows every number with four decimals (proportions, as ``bcm.summary``), ESS as whole
 numbers, and undefined values as ``nan``; the first column holds the row names exactly as in
 the data frame's index (for a summary: :func:`bayescm.summary`'s variable names).
 """

@@ -11,8 +11,15 @@ key                    default        meaning
                                       when a function is given none; a fitted result records
                                       its own (its ``hdi_prob`` attribute), which wins for
                                       summaries of that result
-``plot.units``         ``"percent"``  how the plots show proportions: ``"percent"`` (89.4 %,
-                                      widths in percentage points) or ``"proportion"`` (0.894)
+``plot.units``         ``"percent"``  how every figure shows proportions (the API's, the command
+                                      line's, the spec runner's and the web app's):
+                                      ``"percent"`` (89.4 %, widths in percentage points) or
+                                      ``"proportion"`` (0.894)
+``plot.preset``        ``"default"``  the size of new figures and their text: ``"default"``
+                                      (screens and notebooks), ``"slide"`` (10 in wide, text
+                                      from 12 pt), ``"column"`` (one journal column, 3.5 in)
+                                      or ``"two_column"`` (a page width, 7.2 in); with a
+                                      print preset the text is at least 7 pt at print size
 =====================  =============  ==========================================================
 
 Every key has a validator: an unknown key or an invalid value raises :class:`RcParamsError`
@@ -36,10 +43,10 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, NoReturn
 
-__all__ = ["RcParams", "RcParamsError", "rcParams", "rc_context"]
+__all__ = ["PLOT_PRESETS", "RcParams", "RcParamsError", "rcParams", "rc_context"]
 
 
 class RcParamsError(KeyError, ValueError):
@@ -71,9 +78,13 @@ def _choice(*options: str) -> Callable[[Any], str]:
     return validate
 
 
+PLOT_PRESETS = ("default", "slide", "column", "two_column")
+"""The names ``rcParams["plot.preset"]`` takes (their sizes: :mod:`bayescm.plots._style`)."""
+
 DEFAULTS: dict[str, tuple[Any, Callable[[Any], Any]]] = {
     "stats.hdi_prob": (0.95, _probability),
     "plot.units": ("percent", _choice("percent", "proportion")),
+    "plot.preset": ("default", _choice(*PLOT_PRESETS)),
 }
 """Every key: its default value and its validator (which returns the value to store)."""
 
@@ -91,7 +102,7 @@ class RcParams(MutableMapping[str, Any]):
     >>> rc["plot.unit"] = "percent"  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bayescm.core.config.RcParamsError: 'plot.unit' is not a setting; valid keys: plot.units, ...
+    bayescm.core.config.RcParamsError: 'plot.unit' is not a setting; valid keys: plot.preset, ...
     """
 
     def __init__(self, values: Mapping[str, Any] | None = None) -> None:
@@ -165,9 +176,12 @@ def _key(name: str) -> str:
     return f"{section}.{rest}" if rest else name
 
 
-@contextmanager
-def rc_context(rc: Mapping[str, Any] | None = None, **changes: Any) -> Iterator[RcParams]:
+def rc_context(rc: Mapping[str, Any] | None = None, **changes: Any
+               ) -> AbstractContextManager[RcParams]:
     """Change settings for the duration of a ``with`` block, then restore them.
+
+    The changes are checked when ``rc_context`` is called, so a bad one raises before the
+    block runs and nothing is changed.
 
     Parameters
     ----------
@@ -175,15 +189,18 @@ def rc_context(rc: Mapping[str, Any] | None = None, **changes: Any) -> Iterator[
         ``{key: value}``, e.g. ``{"stats.hdi_prob": 0.9}``.
     **changes
         The same as keywords, the section separated by an underscore:
-        ``rc_context(stats_hdi_prob=0.9, plot_units="proportion")``.
+        ``rc_context(stats_hdi_prob=0.9, plot_units="proportion", plot_preset="column")``.
 
-    Yields
-    ------
-    RcParams
-        :data:`rcParams` with the changes applied.
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        Use it in a ``with`` statement; it yields :data:`rcParams` with the changes applied.
 
     Raises
     ------
+    TypeError
+        ``rc`` is not a mapping (``rc_context("column")``: name the setting,
+        ``rc_context(plot_preset="column")``).
     RcParamsError
         An unknown key or invalid value; nothing is changed then.
 
@@ -201,10 +218,28 @@ def rc_context(rc: Mapping[str, Any] | None = None, **changes: Any) -> Iterator[
     ...     lo, hi = bcm.stats.hdi(draws)
     >>> round(float(hi - lo), 2)  # the central half of a standard normal: 2 x 0.674
     1.35
+    >>> with bcm.rc_context(plot_preset="column"):
+    ...     bcm.rcParams["plot.preset"]
+    'column'
+    >>> bcm.rc_context("column")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: rc_context takes a mapping {key: value} or keywords, not str 'column'; e.g. ...
     """
+    if rc is not None and not isinstance(rc, Mapping):
+        raise TypeError(
+            f"rc_context takes a mapping {{key: value}} or keywords, not {type(rc).__name__} "
+            f"{rc!r}; e.g. rc_context({{'plot.preset': 'column'}}) or "
+            f"rc_context(plot_preset='column'). Settings: {', '.join(sorted(DEFAULTS))}.")
     wanted = dict(rc or {})
     wanted.update({_key(name): value for name, value in changes.items()})
     checked = {key: rcParams.validate(key, value) for key, value in wanted.items()}
+    return _applied(checked)
+
+
+@contextmanager
+def _applied(checked: dict[str, Any]) -> Iterator[RcParams]:
+    """Apply checked values to :data:`rcParams` for a ``with`` block, then restore them."""
     saved = rcParams.copy()
     try:
         rcParams._values.update(checked)

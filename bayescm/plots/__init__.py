@@ -6,7 +6,11 @@ long name; supports, reference lines and log axes come from the metric catalogue
 (:func:`bayescm.metrics.metric_info`). Proportions are shown in per cent and widths of intervals
 (MU) in percentage points, or as plain proportions with ``rcParams["plot.units"] =
 "proportion"``; likelihood and odds ratios on a log axis. Interval probabilities default to the
-result's ``hdi_prob``, else ``rcParams["stats.hdi_prob"]``.
+result's ``hdi_prob``, else ``rcParams["stats.hdi_prob"]``. ``rcParams["plot.preset"]`` sizes
+new figures and their text for a screen (``"default"``), a journal column (``"column"``, 3.5
+in, text from 7 pt), a page (``"two_column"``, 7.2 in) or a slide (``"slide"``). Bad arguments
+(an ``ax`` that is not an Axes, an empty selection, a result of the wrong kind, an unknown
+keyword) raise errors that name them and the remedy.
 
 =======================  =======================================================  ===========
 function                 draws                                                    paper

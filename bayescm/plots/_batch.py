@@ -9,9 +9,9 @@ import pandas as pd
 import xarray as xr
 
 from bayescm.core import container as box
-from bayescm.core.arguments import keyword_checked
 from bayescm.core.stats import hdi
 from bayescm.metrics import metric_info
+from bayescm.plots._checks import PAIRED, plot_function
 from bayescm.plots._common import (
     bounded_kde,
     draws_of,
@@ -20,13 +20,14 @@ from bayescm.plots._common import (
     hdi_prob_of,
     info_of,
     label_of,
-    new_axes,
     percent,
     percent_axis,
     reference_line,
     unit_suffix,
 )
-from bayescm.plots._style import BLUE, GREY, MIN_FONT, probability_is
+from bayescm.plots._layout import fit_rows, new_axes, quantity
+from bayescm.plots._legends import legend_under
+from bayescm.plots._style import BLUE, GREY, MIN_FONT, probability_is, pt
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -101,7 +102,7 @@ def _positions(count: int, gap: tuple[int, np.ndarray] | None) -> np.ndarray:
     return at if gap is None else at + (at >= gap[0])
 
 
-@keyword_checked
+@plot_function()
 def plot_rank_probabilities(
     ranks: Any, ax: Axes | None = None, prizes: Any = None, top: int | None = None, *,
     max_rows: int | None = MAX_ROWS, figsize: tuple[float, float] | None = None,
@@ -187,6 +188,7 @@ def plot_rank_probabilities(
     shown = np.full((rows.size + (row_gap is not None), cols.size + (col_gap is not None)),
                     np.nan)
     shown[np.ix_(y, x)] = probs[np.ix_(rows, cols)]
+    own = ax is None and figsize is None  # a figure of ours: it may grow to fit the rows
     ax = new_axes(ax, figsize, default=(1.5 + 0.45 * shown.shape[1], 1.2 + 0.35 * shown.shape[0]))
     top_p = float(np.nanmax(shown)) if np.isfinite(shown).any() else 1.0
     vmax = 100.0 * top_p  # the colours span the data: the most likely cell is the darkest
@@ -195,7 +197,7 @@ def plot_rank_probabilities(
     for (i, j), p in np.ndenumerate(probs[np.ix_(rows, cols)]):
         if p >= 0.005:
             ax.text(float(x[j]), float(y[i]), f"{100 * p:.0f}", ha="center", va="center",
-                    fontsize=MIN_FONT, color="white" if 100 * p > 0.6 * vmax else "black")
+                    fontsize=pt(MIN_FONT), color="white" if 100 * p > 0.6 * vmax else "black")
     ticks = [str(r + 1) for r in cols]
     xlabel = "rank"
     if col_gap is not None:
@@ -217,24 +219,26 @@ def plot_rank_probabilities(
         for row, at in zip(rows, y, strict=True):
             ax.annotate(f"{expected[row]:,.0f}", xy=(1.0, float(at)),
                         xycoords=("axes fraction", "data"), xytext=(4, 0),
-                        textcoords="offset points", va="center", fontsize=8,
+                        textcoords="offset points", va="center", fontsize=pt(8),
                         gid=f"expected_prize:{names[row]}")
         ax.annotate("expected\nprize", xy=(1.0, 1.0), xycoords="axes fraction",
-                    xytext=(4, 2), textcoords="offset points", va="bottom", fontsize=MIN_FONT)
+                    xytext=(4, 2), textcoords="offset points", va="bottom", fontsize=pt(MIN_FONT))
     title = f"P(rank by {metric}) in %" if metric else "P(rank) in %"
     if row_gap is not None:
         at, hidden = row_gap
         title += f"\nthe best and worst {at} of {n_cls:,} by expected rank"
         ax.text(0.5, at, f"... {hidden.size:,} classifiers not shown (expected ranks "
                 f"{exp_rank[hidden].min():,.0f} to {exp_rank[hidden].max():,.0f})",
-                transform=ax.get_yaxis_transform(), ha="center", va="center", fontsize=8,
+                transform=ax.get_yaxis_transform(), ha="center", va="center", fontsize=pt(8),
                 style="italic", gid="not_shown")
     # above the prize column's two-line header, which may reach under a long title
-    ax.set_title(title, pad=30 if expected is not None else 6, fontsize=11)
+    ax.set_title(title, pad=30 if expected is not None else 6, fontsize=pt(11))
+    if own:
+        fit_rows(ax, shown.shape[0])
     return ax
 
 
-@keyword_checked
+@plot_function(PAIRED)
 def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Axes | None = None,
                 rope: float | None = None, hdi_prob: float | None = None, *,
                 figsize: tuple[float, float] | None = None) -> Axes:
@@ -306,6 +310,7 @@ def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Axes | None = None
     # "better" follows the metric's direction: for error rates a smaller value is better
     higher_better = comp is None or float(comp["higher_is_better"].sel(metric=metric)) != 0.0
     sign = 1.0 if higher_better else -1.0
+    own = ax is None and figsize is None  # a figure of ours: it may grow for its legend
     ax = new_axes(ax, figsize, default=(6.5, 3.2))
     grid, dens = bounded_kde(x, info.lower, info.upper)
     ax.plot(grid, dens, color=BLUE, lw=2, gid="posterior", label="posterior of A - B")
@@ -325,11 +330,23 @@ def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Axes | None = None
                  probability_is("P(B better)", p_b)):
         ax.plot([], [], " ", color=GREY, label=text, gid="probabilities")
     percent_axis(ax.xaxis, info, points=True)
+    quantity(ax, info_of(result, metric), "difference")
     ax.set_xlabel(f"{label_of(da, name, result)}" + unit_suffix(info, points=True))
     ax.set_ylabel("density")
     ax.set_yticks([])
     ax.set_ylim(bottom=0)
     ax.set_title(f"{info_of(result, metric).display_name}: A - B")
-    ax.legend(fontsize=MIN_FONT, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig = ax.get_figure(root=True)
+    assert fig is not None  # drawn on a figure
+    spec = ax.get_subplotspec()
+    slot = (spec.get_position(fig).width if spec is not None else 1.0) * float(
+        fig.get_size_inches()[0])
+    if slot >= 4.8:  # beside the axes, clear of the ROPE band and the data
+        ax.legend(fontsize=pt(MIN_FONT), frameon=False, loc="upper left",
+                  bbox_to_anchor=(1.01, 1.0))
+    else:  # a narrow panel (a grid, a journal column): under it, leaving it its width
+        legend_under(ax, ncols=2)
+        if own:  # the density keeps the height of a few lines of text
+            fit_rows(ax, 6)
     ax.spines[["top", "right", "left"]].set_visible(False)
     return ax

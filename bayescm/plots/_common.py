@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import xarray as xr
@@ -22,12 +22,9 @@ from bayescm.core.stats import hdi, hdi_prob_for
 from bayescm.metrics import SCALES, MetricInfo, metric_info
 from bayescm.plots._style import power_of_ten, readable
 
-if TYPE_CHECKING:
-    from matplotlib.axes import Axes
-
 __all__ = [
     "bounded_kde", "display_name", "draws_of", "format_interval", "format_value", "hdi_prob_of",
-    "info_of", "label_of", "new_axes", "percent", "reference_line", "select",
+    "info_of", "label_of", "percent", "reference_line", "select",
 ]
 
 
@@ -384,35 +381,3 @@ def label_of(da: xr.DataArray, name: str, tree: Any = None) -> str:
     if info.scale == "unbounded" and info.label == name:
         return str(da.attrs.get("long_name") or info.display_name)
     return info.label
-
-
-def new_axes(ax: Axes | None, figsize: tuple[float, float] | None = None,
-             default: tuple[float, float] = (6.0, 3.6)) -> Axes:
-    """``ax``, or a fresh Axes on a new constrained-layout figure of ``figsize`` (or the default).
-
-    Raises
-    ------
-    ValueError
-        Both ``ax`` and ``figsize`` given (the figure of ``ax`` has its size already).
-    """
-    if ax is not None:
-        if figsize is not None:
-            raise ValueError("Give ax= or figsize=, not both: the figure of ax has its size.")
-        return ax
-    import matplotlib.pyplot as plt
-
-    _, ax = plt.subplots(figsize=check_figsize(figsize) or default, layout="constrained")
-    return ax
-
-
-def check_figsize(figsize: Any) -> tuple[float, float] | None:
-    """``(width, height)`` in inches, both positive, or None."""
-    if figsize is None:
-        return None
-    try:
-        width, height = (float(v) for v in figsize)
-    except (TypeError, ValueError):
-        raise ValueError(f"figsize must be (width, height) in inches, got {figsize!r}.") from None
-    if not (width > 0 and height > 0 and np.isfinite(width) and np.isfinite(height)):
-        raise ValueError(f"figsize must be two positive numbers of inches, got {figsize!r}.")
-    return width, height

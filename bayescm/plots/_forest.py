@@ -9,9 +9,9 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
-from bayescm.core.arguments import keyword_checked
 from bayescm.core.stats import hdi
 from bayescm.metrics import MetricInfo
+from bayescm.plots._checks import plot_function
 from bayescm.plots._common import (
     chance_corrected,
     draws_of,
@@ -19,14 +19,16 @@ from bayescm.plots._common import (
     hdi_prob_of,
     info_of,
     label_of,
-    new_axes,
     percent,
     percent_axis,
     reference_line,
     select,
     unit_suffix,
 )
-from bayescm.plots._style import BLUE, MIN_FONT, VERMILION
+from bayescm.plots._layout import fit_rows, new_axes, quantity, title_pad
+from bayescm.plots._legends import legend_under
+from bayescm.plots._observed import observed_name
+from bayescm.plots._style import BLUE, VERMILION, pt
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -117,7 +119,7 @@ def _dims(idata: xr.DataTree, var: str) -> tuple[str, ...]:
     return tuple(str(d) for d in box.get_group(idata, "posterior")[name].dims)
 
 
-@keyword_checked
+@plot_function()
 def plot_forest(
     idata: xr.DataTree,
     var: str | Sequence[str] = "bm",
@@ -257,24 +259,28 @@ def plot_forest(
     if gap is not None:
         y[gap[0]:] += 1  # a free row between the worst and the best
     n_rows = len(order) + (gap is not None)
+    own = ax is None and figsize is None  # a figure of ours: it may grow to fit the rows
     ax = new_axes(ax, figsize, default=(6.5, 1.2 + 0.28 * n_rows))
     ax.hlines(y, bounds[:, 0], bounds[:, 1], color=BLUE, lw=2.5, gid="hdi",
               label=f"{100 * prob:g} % HDI")
     ax.plot(mean[order], y, "o", color=BLUE, ms=4, label="posterior mean", gid="mean")
-    if observed is not None:
-        ax.plot(observed[order], y, "x", color=VERMILION, ms=6, label="observed", gid="observed")
+    if observed is not None and np.isfinite(observed[order]).any():
+        ax.plot(observed[order], y, "x", color=VERMILION, ms=6, label=observed_name(idata),
+                gid="observed")
     ax.set_yticks(y, [labels[i] for i in order])
     ax.set_ylim(-0.7, n_rows - 0.3)
     if info.log:
         ax.set_xscale("log")
     percent_axis(ax.xaxis, info)
     reference_line(ax, info)
+    if isinstance(var, str):  # forests of the same metric in one figure share the x-range
+        quantity(ax, info)
     if gap is not None:
         at, count, low, high = gap
         ax.axhline(at, color="0.85", lw=0.8, ls="--", zorder=0, gid="gap")
         ax.text(0.5, at, f"... {count:,} {what} not shown (posterior means "
                 f"{format_value(float(low), info, 0)} to {format_value(float(high), info, 0)})",
-                transform=ax.get_yaxis_transform(), ha="center", va="center", fontsize=8,
+                transform=ax.get_yaxis_transform(), ha="center", va="center", fontsize=pt(8),
                 style="italic", bbox={"fc": "white", "ec": "none", "pad": 1}, gid="not_shown")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -283,18 +289,15 @@ def plot_forest(
         for row, i in enumerate(order):
             ax.annotate(f"{100 * deceptive[row]:.0f} %" if deceptive[row] >= 0.005 else "<1 %",
                         xy=(1.01, y[row]), xycoords=("axes fraction", "data"), va="center",
-                        fontsize=8, gid=f"r_deceptive:{labels[i]}")
+                        fontsize=pt(8), gid=f"r_deceptive:{labels[i]}")
         ax.annotate("r_deceptive", xy=(1.01, 1.0), xycoords="axes fraction", va="bottom",
-                    fontsize=8, fontweight="bold")
-    ax.set_title(title)
-    if legend:
-        from matplotlib.transforms import ScaledTranslation
-
-        # under the axis label (0.45 inch under the axes), clear of the rows
-        under = ax.transAxes + ScaledTranslation(0, -0.45, ax.figure.dpi_scale_trans)
-        ax.legend(fontsize=MIN_FONT, frameon=False, loc="upper center", ncols=3,
-                  bbox_to_anchor=(0.5, 0.0), bbox_transform=under)
+                    fontsize=pt(8), fontweight="bold")
+    ax.set_title(title, pad=title_pad(annotate))
+    if legend:  # under the axis label, clear of the rows
+        legend_under(ax, ncols=3)
     ax.spines[["top", "right"]].set_visible(False)
+    if own:
+        fit_rows(ax, n_rows)
     return ax
 
 

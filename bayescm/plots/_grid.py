@@ -14,9 +14,11 @@ import xarray as xr
 
 from bayescm.analyses.summary import resolve_var_names
 from bayescm.core import container as box
-from bayescm.core.arguments import keyword_checked
-from bayescm.plots._common import check_figsize, family_of, hdi_prob_of, info_of
+from bayescm.plots._checks import plot_function
+from bayescm.plots._common import family_of, hdi_prob_of, info_of
 from bayescm.plots._forest import plot_forest
+from bayescm.plots._layout import check_figsize, fit_rows
+from bayescm.plots._legends import figure_legend
 from bayescm.plots._metric import (
     OBSERVED_COLOR,
     POSTERIOR_COLOR,
@@ -24,7 +26,8 @@ from bayescm.plots._metric import (
     PRIOR_COLOR,
     plot_metric,
 )
-from bayescm.plots._style import MIN_FONT
+from bayescm.plots._observed import drew_observed, observed_name
+from bayescm.plots._style import MIN_FONT, grid_size, preset, preset_style, pt
 
 if TYPE_CHECKING:
     from matplotlib.artist import Artist
@@ -79,8 +82,8 @@ def _drawable(ds: xr.Dataset, names: Iterable[str], classifier: Any, class_: Any
 
 
 def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4), *,
-         figsize: tuple[float, float] | None = None, pyplot: bool = True
-         ) -> tuple[Figure, list[Axes]]:
+         figsize: tuple[float, float] | None = None, pyplot: bool = True,
+         min_width: float | None = None) -> tuple[Figure, list[Axes]]:
     """A figure of ``n`` panels without empty slots: a short last row is centred.
 
     Parameters
@@ -92,12 +95,16 @@ def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4),
     ncols : int
         Panels per row.
     panel : tuple of float
-        Size of one panel (inches), unless ``figsize`` gives the whole figure's.
+        Size of one panel (inches), unless ``figsize`` gives the whole figure's; resized, with
+        fewer panels per row, for ``rcParams["plot.preset"]``
+        (:func:`~bayescm.plots._style.grid_size`).
     figsize : tuple of float, optional
         The figure's size (a journal column, a slide).
     pyplot : bool, default True
         Make the figure with pyplot (False: a bare :class:`~matplotlib.figure.Figure`, drawn
         in any thread and never left open, as the web app needs).
+    min_width : float, optional
+        The narrowest a panel may be made by a preset (default half of ``panel``'s width).
 
     Examples
     --------
@@ -113,9 +120,9 @@ def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4),
         if figsize is not None:
             raise ValueError("Give axes= or figsize=, not both: the figure of axes has its size.")
         return flat_axes[0].figure, flat_axes
-    ncols = max(1, min(ncols, n))
+    ncols, size = grid_size(n, ncols, panel, min_width=min_width)  # a column: fewer per row
     nrows = int(np.ceil(n / ncols))
-    size = check_figsize(figsize) or (panel[0] * ncols, panel[1] * nrows + 0.4)
+    size = check_figsize(figsize) or size
     if pyplot:
         import matplotlib.pyplot as plt
 
@@ -126,21 +133,25 @@ def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4),
         fig = Figure(figsize=size, layout="constrained")
     spec = fig.add_gridspec(nrows, 2 * ncols)
     flat_axes = []
-    for i in range(n):
-        row, col = divmod(i, ncols)
-        in_row = ncols if row < nrows - 1 else n - ncols * (nrows - 1)
-        start = (ncols - in_row) + 2 * col  # centre a short last row
-        flat_axes.append(fig.add_subplot(spec[row, start:start + 2]))
+    with preset_style():  # the axes' ticks and labels take the preset's sizes when made
+        for i in range(n):
+            row, col = divmod(i, ncols)
+            in_row = ncols if row < nrows - 1 else n - ncols * (nrows - 1)
+            start = (ncols - in_row) + 2 * col  # centre a short last row
+            flat_axes.append(fig.add_subplot(spec[row, start:start + 2]))
     return fig, flat_axes
 
 
 def marks_legend(fig: Figure, prob: float, prior: bool = False, predictive: bool = False,
                  overlay: bool = False, forest: bool = False, density: bool = True,
-                 series: tuple[list[Any], list[str]] | None = None) -> None:
+                 series: tuple[list[Any], list[str]] | None = None,
+                 observed: str = "observed") -> None:
     """One legend under a grid for the marks its panels share (``forest``: and the forests').
 
     ``density=False``: a grid of forests only (their marks alone). ``series``: the handles and
-    labels of overlaid classifiers or classes (one colour each), listed first.
+    labels of overlaid classifiers or classes (one colour each), listed first. ``observed``
+    names the observed values (``"plug-in"`` at a deployment prevalence,
+    :func:`~bayescm.plots._common.observed_name`); they are listed only where a panel drew one.
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -148,41 +159,43 @@ def marks_legend(fig: Figure, prob: float, prior: bool = False, predictive: bool
     handles: list[Artist] = [
                Line2D([], [], color=POSTERIOR_COLOR, lw=2, label="posterior density"),
                Patch(color=POSTERIOR_COLOR, alpha=0.3, label=f"{100 * prob:g} % HDI"),
-               Line2D([], [], color=OBSERVED_COLOR, lw=1.5, label="observed value")]
+               Line2D([], [], color=OBSERVED_COLOR, lw=1.5, label=f"{observed} value")]
     if overlay:  # several classifiers or classes: one colour each, HDIs as bars
         handles[0] = Line2D([], [], color="0.3", lw=2, label="posterior density")
         handles[1] = Line2D([], [], color="0.3", lw=3, label=f"{100 * prob:g} % HDI (bar)")
-        handles[2] = Line2D([], [], color="0.3", lw=1, ls=":", label="observed value")
+        handles[2] = Line2D([], [], color="0.3", lw=1, ls=":", label=f"{observed} value")
+    if not drew_observed(fig.axes):  # a value that was not observed is not listed
+        del handles[2]
     if prior:
         handles.append(Line2D([], [], color=PRIOR_COLOR, lw=1.5, ls="--", label="prior"))
     if predictive:
         handles.append(Patch(color=PREDICTIVE_COLOR, alpha=0.25, label="posterior predictive"))
     if forest:
         where = " (forests)" if density else ""
-        rows: list[Artist] = [Line2D([], [], color=POSTERIOR_COLOR, lw=2.5,
-                       label=f"{100 * prob:g} % HDI{where}"),
-                Line2D([], [], color=POSTERIOR_COLOR, marker="o", ls="", ms=4,
-                       label=f"posterior mean{where}"),
-                Line2D([], [], color=OBSERVED_COLOR, marker="x", ls="",
-                       label=f"observed{where}")]
+        rows: list[Artist] = [
+            Line2D([], [], color=POSTERIOR_COLOR, lw=2.5, label=f"{100 * prob:g} % HDI{where}"),
+            Line2D([], [], color=POSTERIOR_COLOR, marker="o", ls="", ms=4,
+                   label=f"posterior mean{where}")]
+        if drew_observed(fig.axes, marks=True):
+            rows.append(Line2D([], [], color=OBSERVED_COLOR, marker="x", ls="",
+                               label=f"{observed}{where}"))
         handles = handles + rows if density else rows
     references = sorted({str(line.get_label()) for ax in fig.axes for line in ax.get_lines()
                          if line.get_gid() == "reference" and not
                          str(line.get_label()).startswith("_")})
     handles += [Line2D([], [], color="0.35", lw=0.9, ls=":", label=" or ".join(references))
                 ] if references else []
-    width = fig.get_size_inches()[0]
+    width = fig.get_size_inches()[0] / preset().scale  # in default-preset text widths
     if series:
         handles = [*series[0], *handles]
         labels = [*series[1], *(str(h.get_label()) for h in handles[len(series[0]):])]
-        fig.legend(handles, labels, loc="outside lower center", frameon=False,
-                   fontsize=MIN_FONT, ncols=max(1, min(len(handles), int(width / 1.2))))
+        figure_legend(fig, handles, labels, max(1, int(width / 1.2)))
         return
-    fig.legend(handles=handles, loc="outside lower center", frameon=False, fontsize=MIN_FONT,
-               ncols=max(1, min(len(handles), int(width / 1.55))))
+    figure_legend(fig, handles, [str(h.get_label()) for h in handles],
+                  max(1, int(width / 1.55)))
 
 
-@keyword_checked
+@plot_function()
 def plot_metrics(
     idata: xr.DataTree,
     var_names: Iterable[str] | str | None = None,
@@ -285,7 +298,7 @@ def plot_metrics(
             # classes keep their order (ordered classes read top down); classifiers are ranked
             plot_forest(idata, name, ax=ax, hdi_prob=hdi_prob, legend=False,
                         sort="classifier" in dims, class_=class_ if "class" in dims else None)
-            ax.set_xlabel(ax.get_xlabel(), fontsize=MIN_FONT)
+            ax.set_xlabel(ax.get_xlabel(), fontsize=pt(MIN_FONT))
             continue
         pick = {"classifier": classifier if "classifier" in dims else None,
                 "class_": class_ if "class" in dims else None}
@@ -297,10 +310,10 @@ def plot_metrics(
                     class_=pick["class_"])
         if several and not series:
             series = ax.get_legend_handles_labels()
-        ax.set_xlabel(ax.get_xlabel(), fontsize=MIN_FONT)
+        ax.set_xlabel(ax.get_xlabel(), fontsize=pt(MIN_FONT))
     if axes is None:
         marks_legend(fig, hdi_prob_of(idata, hdi_prob), prior, predictive, overlay,
-                     forest=any(forests), series=series)
+                     forest=any(forests), series=series, observed=observed_name(idata))
     return fig
 
 
@@ -340,7 +353,7 @@ def forest_panels(idata: xr.DataTree, names: Sequence[str]) -> list[str | list[s
     return panels
 
 
-@keyword_checked
+@plot_function()
 def plot_forests(
     idata: xr.DataTree,
     var_names: Iterable[str] | str | None = None,
@@ -408,7 +421,13 @@ def plot_forests(
         # classes keep their order (ordered classes read top down); classifiers are ranked
         classes = isinstance(panel, str) and "classifier" not in ds[panel].dims
         plot_forest(idata, panel, ax=ax, hdi_prob=prob, legend=False, sort=not classes)
-        ax.xaxis.label.set_fontsize(MIN_FONT + 1)
-        ax.title.set_fontsize(10)
-    marks_legend(fig, prob, forest=True, density=False)
+        ax.xaxis.label.set_fontsize(pt(MIN_FONT + 1))
+        ax.title.set_fontsize(pt(10))
+    marks_legend(fig, prob, forest=True, density=False, observed=observed_name(idata))
+    if figsize is None:  # tall enough for the rows of the longest forest, in every row
+        heights = [shown_rows(_rows_of(ds[p])) if isinstance(p, str) else len(p)
+                   for p in panels]
+        spec = axes[0].get_subplotspec()
+        fit_rows(axes[int(np.argmax(heights))], rows,
+                 grid_rows=spec.get_gridspec().nrows if spec is not None else 1)
     return fig

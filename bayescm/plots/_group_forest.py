@@ -10,21 +10,23 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
-from bayescm.core.arguments import keyword_checked
 from bayescm.core.betahdi import beta_hdi
 from bayescm.core.stats import hdi
 from bayescm.metrics import MetricInfo
-from bayescm.models import registry
+from bayescm.plots._checks import HIERARCHICAL, plot_function
 from bayescm.plots._common import (
     draws_of,
     hdi_prob_of,
     info_of,
     label_of,
+    percent,
     percent_axis,
     reference_line,
     unit_suffix,
 )
-from bayescm.plots._style import BLUE, GREEN, ORANGE, VERMILION
+from bayescm.plots._layout import fit_rows, share_range, title_pad
+from bayescm.plots._legends import figure_legend, legend_under
+from bayescm.plots._style import BLUE, GREEN, ORANGE, VERMILION, preset_size, pt
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -127,9 +129,9 @@ def _draw(ax: Axes, rows: _Rows, order: np.ndarray, group: str, prob: float, *,
     if counts and rows.counts is not None:
         for row, i in zip(y, order, strict=True):
             ax.annotate(rows.counts[i], xy=(1.02, row), xycoords=("axes fraction", "data"),
-                        va="center", fontsize=8, color="0.35")
+                        va="center", fontsize=pt(8), color="0.35")
         ax.annotate(rows.header, xy=(1.02, 1.0), xycoords="axes fraction", va="bottom",
-                    fontsize=8, fontweight="bold")
+                    fontsize=pt(8), fontweight="bold")
     names = [rows.labels[i] for i in order]
     if population:
         ax.axhline(2, color="0.8", lw=0.8, zorder=0, gid="separator")
@@ -147,10 +149,10 @@ def _draw(ax: Axes, rows: _Rows, order: np.ndarray, group: str, prob: float, *,
     percent_axis(ax.xaxis, rows.info)
     reference_line(ax, rows.info)
     ax.set_xlabel(rows.xlabel)
-    ax.set_title(f"{rows.info.display_name} by {group}")
+    ax.set_title(f"{rows.info.display_name} by {group}",
+                 pad=title_pad(counts and rows.counts is not None))
     if legend:
-        ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(0.0, -0.12),
-                  ncols=2)
+        legend_under(ax, ncols=2)
     ax.spines[["top", "right"]].set_visible(False)
 
 
@@ -163,7 +165,7 @@ def plot_group_forest(idata: xr.DataTree, var: list[str] | tuple[str, ...],
                       hdi_prob: float | None = ...,
                       ax: Sequence[Axes] | None = ..., *, unpooled: bool = ...,
                       counts: bool = ..., sort: bool = ..., legend: bool = ...) -> Figure: ...
-@keyword_checked
+@plot_function(HIERARCHICAL, many_ax=True)
 def plot_group_forest(
     idata: xr.DataTree,
     var: str | Sequence[str] = "tpr",
@@ -193,7 +195,8 @@ def plot_group_forest(
         A result of ``bcm.fit(matrices, model="hierarchical", group=...)``.
     var : str or list of str, default "tpr"
         A per-group metric (aliases such as ``"sensitivity"`` accepted), or several drawn side
-        by side with shared rows (e.g. ``["tpr", "tnr"]``, the usual pair of paired forests).
+        by side with shared rows (e.g. ``["tpr", "tnr"]``, the usual pair of paired forests) and,
+        where their units agree, one x-range.
     hdi_prob : float, optional
         Interval probability; default the tree's, else ``rcParams["stats.hdi_prob"]``.
     ax : matplotlib.axes.Axes or list of Axes, optional
@@ -244,11 +247,6 @@ def plot_group_forest(
     """
     import matplotlib.pyplot as plt
 
-    kind = registry.kind_of(idata)
-    if kind.key != "hierarchical":
-        raise ValueError("plot_group_forest draws a hierarchical fit: bcm.fit(matrices, "
-                         f"model='hierarchical', group='study'); this is {kind.description} "
-                         "(draw it with plot_forest).")
     single = isinstance(var, str)
     names = [var] if isinstance(var, str) else list(var)
     if not names or not all(isinstance(v, str) for v in names):
@@ -268,10 +266,10 @@ def plot_group_forest(
     height = 1.9 + 0.27 * n_rows
     if single:
         if ax is None:
-            _, ax = plt.subplots(figsize=(6.0, height), layout="constrained")
+            _, ax = plt.subplots(figsize=preset_size((6.0, height)), layout="constrained")
         axes = [ax]
     elif ax is None:
-        _, grid = plt.subplots(1, len(names), figsize=(4.4 * len(names), height),
+        _, grid = plt.subplots(1, len(names), figsize=preset_size((4.4 * len(names), height)),
                                layout="constrained", squeeze=False)
         axes = list(grid[0])
     else:
@@ -284,7 +282,15 @@ def plot_group_forest(
         _draw(target, panel, order, group, prob, population=population, ticks=i == 0,
               unpooled=unpooled, counts=counts, legend=legend and i == 0 and not shared)
     if single:
+        if ax is None:  # a figure of ours: tall enough for its rows
+            fit_rows(axes[0], n_rows)
         return axes[0]
+    # panels side by side are read across (a site's TPR beside its TNR): one x-range per unit
+    by_unit: dict[tuple[bool, str], list[Any]] = {}
+    for panel, target in zip(panels, axes, strict=True):
+        by_unit.setdefault((percent(panel.info), panel.info.scale), []).append(target)
+    for same in by_unit.values():
+        share_range(same)
     figure = axes[0].get_figure(root=True)
     assert figure is not None  # drawn on a pyplot figure
     if legend and shared:
@@ -292,6 +298,7 @@ def plot_group_forest(
         for target in axes:
             for handle, text in zip(*target.get_legend_handles_labels(), strict=True):
                 seen.setdefault(text, handle)
-        figure.legend(list(seen.values()), list(seen), loc="outside lower center",
-                      frameon=False, fontsize=8, ncols=min(3, len(seen)))
+        figure_legend(figure, list(seen.values()), list(seen), min(3, len(seen)))
+    if ax is None:  # a figure of ours, its legend in place: tall enough for its rows
+        fit_rows(axes[0], n_rows)
     return figure

@@ -9,11 +9,19 @@ import xarray as xr
 from matplotlib import ticker
 
 from bayescm.comparisons.groups_draws import compute_gaps
-from bayescm.core.arguments import keyword_checked
 from bayescm.core.stats import hdi
 from bayescm.metrics import metric_info
-from bayescm.plots._common import hdi_prob_of, new_axes, percent, percent_axis, unit_suffix
-from bayescm.plots._style import BLUE, VERMILION
+from bayescm.plots._checks import plot_function
+from bayescm.plots._common import (
+    hdi_prob_of,
+    percent,
+    percent_axis,
+    unit_suffix,
+)
+from bayescm.plots._layout import fit_rows, new_axes, title_pad
+from bayescm.plots._legends import legend_under
+from bayescm.plots._observed import observed_name
+from bayescm.plots._style import BLUE, VERMILION, preset, pt
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -55,7 +63,7 @@ def _share(p: float) -> str:
     return "<1 %" if pct < 1 else ">99 %" if pct > 99 else f"{pct:.0f} %"
 
 
-@keyword_checked
+@plot_function()
 def plot_group_gaps(
     idata: xr.DataTree,
     measure: str = "tpr_gap",
@@ -170,6 +178,7 @@ def plot_group_gaps(
         other = x_u[:, [rows_u.index(r) for r in rows]]
     n = len(rows)
     y = np.arange(n, dtype=float)[::-1]  # the first group at the top
+    own = ax is None and figsize is None  # a figure of ours: it may grow to fit the rows
     ax = new_axes(ax, figsize, default=(6.5, 1.4 + 0.32 * n * (1.6 if other is not None else 1.0)))
     size = (f"{100 * upper:g} pp" if percent(info) and info.proportional else f"{upper:g}"
             ) if not ratio else ""
@@ -188,7 +197,9 @@ def plot_group_gaps(
             ax.plot(mean[pick], (y + shift)[pick], "o", color=BLUE, ms=5,
                     mfc="white" if hollow else BLUE, gid="mean_prior_dominated" if hollow
                     else "mean", label="prior-dominated group" if hollow else "_mean")
-    ax.plot(observed, y + shift, "x", color=VERMILION, ms=6, gid="observed", label="observed")
+    if np.isfinite(observed).any():  # the gaps of the raw rates, where they are defined
+        ax.plot(observed, y + shift, "x", color=VERMILION, ms=6, gid="observed",
+                label=observed_name(idata))
     p = _p_outside(x, lower, upper)
     p_other = _p_outside(other, lower, upper) if other is not None else None
     if other is not None:
@@ -207,10 +218,10 @@ def plot_group_gaps(
         text = _share(float(p[i])) + (f" ({_share(float(p_other[i]))})"
                                       if p_other is not None else "")
         ax.annotate(text, xy=(1.01, y[i]), xycoords=("axes fraction", "data"), va="center",
-                    fontsize=8, gid=f"p_exceeds:{row}")
+                    fontsize=pt(8), gid=f"p_exceeds:{row}")
     head = f"P(|gap| > {size})" if not ratio else "P(outside)"
     ax.annotate(head + (" (unpooled)" if other is not None else ""), xy=(1.01, 1.0),
-                xycoords="axes fraction", va="bottom", fontsize=8, fontweight="bold")
+                xycoords="axes fraction", va="bottom", fontsize=pt(8), fontweight="bold")
     if ratio:
         _log_axis(ax, x, other, lower, upper, prob)
         ax.set_xlabel(f"{what} ratio: group / {ref!r} (log scale)")
@@ -221,15 +232,13 @@ def plot_group_gaps(
             unit_suffix(info, points=True) if info.proportional else ""))
     ax.set_ylabel(str(ds.attrs["group_dim"]))
     title = _TITLES.get(name)
-    ax.set_title((f"{title}: " if title else "") +
-                 f"{what} {'ratio' if ratio else 'gap'} to {ref!r}")
-    if legend:  # under the x label (half an inch under the axes), clear of the rows
-        from matplotlib.transforms import ScaledTranslation
-
-        below = ax.transAxes + ScaledTranslation(0.0, -0.5, ax.figure.dpi_scale_trans)
-        ax.legend(fontsize=8, frameon=False, loc="upper center", ncol=3,
-                  bbox_to_anchor=(0.5, 0.0), bbox_transform=below)
+    ax.set_title((f"{title}: " if title else "") + f"{what} {'ratio' if ratio else 'gap'} to "
+                 f"{ref!r}", pad=title_pad(True))
+    if legend:  # under the x label, clear of the rows
+        legend_under(ax, ncols=3)
     ax.spines[["top", "right"]].set_visible(False)
+    if own:
+        fit_rows(ax, n, 1.6 if other is not None else 1.0)
     return ax
 
 
@@ -246,8 +255,22 @@ def _log_axis(ax: Axes, x: np.ndarray, other: np.ndarray | None, lower: float, u
     hi = min(max(upper, float(ends.max())), upper * 10) if ends.size else upper
     ax.set_xscale("log")
     ax.set_xlim(lo / 1.15, hi * 1.15)
-    nice = np.array([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, lower, 1.0, upper, 2.0, 5.0, 10.0,
-                     20.0, 50.0, 100.0])
-    ax.set_xticks(np.unique(nice[(nice >= lo / 1.15) & (nice <= hi * 1.15)]))
+    # ticks by priority (1, the decades, 2 and 5, the band's edges), each kept only if it
+    # stays clear of those kept: in a narrow figure 0.8, 1 and 1.25 ran together
+    fig = ax.get_figure(root=True)
+    assert fig is not None  # drawn on a figure
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)  # the axes' width once labels have their room
+    inches = ax.get_position().width * float(fig.get_size_inches()[0])
+    span = np.log10(hi * 1.15) - np.log10(lo / 1.15)
+    gap = 0.32 * preset().scale * span / max(inches, 0.1)  # a label's width, in decades
+    kept: list[float] = []
+    for tick in (1.0, 0.1, 10.0, 0.01, 100.0, 0.2, 5.0, 0.5, 2.0, 0.02, 50.0, 0.05, 20.0, lower,
+                 upper):
+        if lo / 1.15 <= tick <= hi * 1.15 and all(
+                abs(np.log10(tick / k)) >= gap for k in kept):
+            kept.append(tick)
+    ax.set_xticks(sorted(kept))
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
     ax.xaxis.set_minor_locator(ticker.NullLocator())

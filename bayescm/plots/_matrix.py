@@ -9,10 +9,16 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
-from bayescm.core.arguments import keyword_checked
 from bayescm.core.stats import hdi
-from bayescm.plots._common import draws_of, hdi_prob_of, info_of, new_axes, percent
-from bayescm.plots._style import MIN_FONT
+from bayescm.plots._checks import THETA, plot_function
+from bayescm.plots._common import (
+    draws_of,
+    hdi_prob_of,
+    info_of,
+    percent,
+)
+from bayescm.plots._layout import check_figsize, fit_rows, new_axes
+from bayescm.plots._style import MIN_FONT, preset, preset_size, pt
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -20,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["plot_theta"]
 
 
-@keyword_checked
+@plot_function(THETA)
 def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable | None = None,
                hdi_prob: float | None = None, var: str = "theta", *,
                figsize: tuple[float, float] | None = None) -> Axes:
@@ -92,7 +98,16 @@ def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable 
     mean = draws.mean(axis=-1)
     sd = draws.std(axis=-1, ddof=1)
     bounds = hdi(draws, prob)
-    small = k_pred > 5  # then mean ± sd: two short lines per cell
+    own = ax is None and figsize is None  # a figure of ours: it may grow to fit the rows
+    if ax is not None:
+        root = ax.get_figure(root=True)
+        assert root is not None  # an Axes on a figure
+        room = ax.get_position().width * float(root.get_size_inches()[0])
+    else:  # the width of a new figure, less the labels and the colour bar
+        room = (check_figsize(figsize) or preset_size((2.2 + 1.25 * k_pred, 1.4 + 0.8 * k_true))
+                )[0] - 1.6 * preset().scale
+    # many or narrow columns: mean ± sd, two short lines per cell (an HDI needs 0.8 inch)
+    small = k_pred > 5 or room / k_pred < 0.1 * pt(MIN_FONT)
     ax = new_axes(ax, figsize, default=(2.2 + (0.85 if small else 1.25) * k_pred,
                                         1.4 + (0.6 if small else 0.8) * k_true))
     top = float(mean.max()) if mean.size else 1.0
@@ -105,7 +120,7 @@ def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable 
                     else f"{100 * m:.1f} %\n[{100 * lo:.1f}, {100 * hi:.1f}]")
         else:
             text = (f"{m:.3f}\n±{sd[i, j]:.3f}" if small else f"{m:.3f}\n[{lo:.3f}, {hi:.3f}]")
-        ax.text(j, i, text, ha="center", va="center", fontsize=MIN_FONT,
+        ax.text(j, i, text, ha="center", va="center", fontsize=pt(MIN_FONT),
                 color="white" if m > 0.6 * top else "black", gid=f"cell:{i},{j}")
     ax.set_xticks(range(k_pred), [str(v) for v in da["pred_class"].values])
     ax.set_yticks(range(k_true), [str(v) for v in da["true_class"].values])
@@ -113,9 +128,11 @@ def plot_theta(idata: xr.DataTree, ax: Axes | None = None, classifier: Hashable 
     ax.set_ylabel("true class")
     what = "P(true, predicted)" if name == "theta" else "P(predicted | true)"
     bar = ax.figure.colorbar(image, ax=ax, shrink=0.8)
-    bar.set_label(f"posterior mean{unit}", fontsize=MIN_FONT + 1)
+    bar.set_label(f"posterior mean{unit}", fontsize=pt(MIN_FONT + 1))
     suffix = f", classifier {classifier}" if classifier is not None else ""
     cells = "mean ± sd" if small else f"mean [{100 * prob:g} % HDI]"
     # the colour bar carries the unit: the title stays short and clear of its label
-    ax.set_title(f"{what}: {cells}{unit}{suffix}", fontsize=10, loc="left")
+    ax.set_title(f"{what}: {cells}{unit}{suffix}", fontsize=pt(10), loc="left")
+    if own:
+        fit_rows(ax, k_true, 2)
     return ax

@@ -10,8 +10,8 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
-from bayescm.core.arguments import keyword_checked
 from bayescm.metrics import MetricInfo
+from bayescm.plots._checks import plot_function
 from bayescm.plots._common import (
     bounded_kde,
     draws_of,
@@ -23,19 +23,28 @@ from bayescm.plots._common import (
     info_of,
     interval,
     label_of,
-    new_axes,
     percent_axis,
     reference_line,
     select,
     unit_suffix,
+)
+from bayescm.plots._layout import new_axes, quantity
+from bayescm.plots._legends import legend_clear
+from bayescm.plots._observed import (
+    OBSERVED_COLOR,
+    drew_observed,
+    empty_cells,
+    observed_name,
+    observed_note,
+    observed_value,
 )
 from bayescm.plots._style import (
     BLUE,
     GREY,
     MIN_FONT,
     ORANGE,
-    VERMILION,
     palette_color,
+    pt,
     readable,
 )
 
@@ -50,7 +59,6 @@ MAX_OVERLAY = 8
 POSTERIOR_COLOR = BLUE
 PREDICTIVE_COLOR = ORANGE
 PRIOR_COLOR = GREY
-OBSERVED_COLOR = VERMILION
 
 
 TAIL = 5e-3
@@ -84,78 +92,28 @@ def _fill_hdi(ax: Any, grid: np.ndarray, dens: np.ndarray, lo: float, hi: float,
                            gid="hdi")
 
 
-def _mu_bracket(ax: Any, lo: float, hi: float, info: MetricInfo) -> None:
+def _mu_bracket(ax: Any, lo: float, hi: float, info: MetricInfo,
+                span: tuple[float, float] | None = None) -> None:
     """A double arrow under the HDI with 'MU = 11 pp' (the paper's Fig. 2B bottom).
 
-    A ratio's HDI is a width on the log axis: a factor, 'MU ×7.8' (upper / lower bound).
+    A ratio's HDI is a width on the log axis: a factor, 'MU ×7.8' (upper / lower bound). The
+    label is centred on the HDI, or starts at its lower bound (ends at its upper) when the
+    HDI sits at the left (right) edge of ``span``, the x-range drawn, so it stays in the axes.
     """
     mid = np.sqrt(lo * hi) if info.log and lo > 0 else 0.5 * (lo + hi)
+    at, align = mid, "center"
+    if span is not None and span[1] > span[0] and not info.log:
+        where = (mid - span[0]) / (span[1] - span[0])
+        at, align = (lo, "left") if where < 0.2 else (hi, "right") if where > 0.8 else (mid,
+                                                                                       "center")
     ax.annotate("", xy=(lo, 0.04), xytext=(hi, 0.04), xycoords=("data", "axes fraction"),
                 arrowprops={"arrowstyle": "<->", "color": "0.2", "shrinkA": 0, "shrinkB": 0})
     text = (f"MU ×{readable(hi / lo)}" if info.log and lo > 0 else
             f"MU = {format_width(hi - lo, info)}")
-    ax.annotate(text, xy=(mid, 0.06),
-                xycoords=("data", "axes fraction"), ha="center", va="bottom", fontsize=9,
+    ax.annotate(text, xy=(at, 0.06),
+                xycoords=("data", "axes fraction"), ha=align, va="bottom", fontsize=pt(9),
                 gid="mu", bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
                                 "alpha": 0.8})
-
-
-CELLS = {(0, 0): "TP", (0, 1): "FN", (1, 0): "FP", (1, 1): "TN"}
-"""The binary cells by (true, predicted) position: positive first."""
-
-
-def _empty_cells(idata: xr.DataTree, classifier: Hashable | None) -> str:
-    """``'FN = 0'``: the binary cells observed empty (why a ratio is 0 or infinite)."""
-    if not box.has_group(idata, "observed_data"):
-        return ""
-    data = box.get_group(idata, "observed_data")
-    if "counts" not in data:
-        return ""
-    counts = data["counts"]
-    if "classifier" in counts.dims:
-        if classifier is None or _several(classifier):
-            return ""
-        counts = counts.sel(classifier=classifier)
-    if counts.dims != ("true_class", "pred_class") or counts.shape != (2, 2):
-        return ""
-    values = np.asarray(counts.values)
-    return ", ".join(f"{CELLS[ij]} = 0" for ij in np.ndindex(2, 2) if values[ij] == 0)
-
-
-def observed_note(ax: Axes, observed: float, info: MetricInfo, why: str,
-                  legend: bool = False) -> str | None:
-    """Note on the panel an observed value the axis cannot show: ∞, undefined, 0 on a log axis.
-
-    The note is an entry of the panel's legend (``legend``), else a text in its corner.
-    Returns the note, None when the value can be drawn as a line.
-    """
-    if np.isnan(observed):
-        text = "observed: undefined (0/0)"
-    elif np.isinf(observed):
-        text = f"observed: {'∞' if observed > 0 else '-∞'}"
-    elif info.log and observed <= 0:
-        text = f"observed: {format_value(observed, info)} (off the log axis)"
-    else:
-        return None
-    if why and not np.isnan(observed):
-        text = text.replace(" (off the log axis)", "") + f" ({why})"
-    if legend:
-        ax.plot([], [], " ", color=OBSERVED_COLOR, label=text, gid="observed_note")
-        return text
-    ax.text(0.02, 0.97, text, transform=ax.transAxes, ha="left", va="top", fontsize=MIN_FONT,
-            color=OBSERVED_COLOR, gid="observed_note", zorder=5,
-            bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.85})
-    return text
-
-
-def _observed(idata: xr.DataTree, name: str, classifier: Hashable | None,
-              class_: Hashable | None) -> float | None:
-    if not box.has_group(idata, "observed_metrics"):
-        return None
-    obs = box.get_group(idata, "observed_metrics")
-    if name not in obs:
-        return None
-    return float(select(obs[name], name, classifier, class_).values)
 
 
 def _predictive(idata: xr.DataTree, name: str, classifier: Hashable | None,
@@ -188,6 +146,7 @@ def finish_axis(ax: Any, info: MetricInfo, xlabel: str, lims: list[tuple[float, 
         ax.set_xlim(max(info.lower, lo - pad), min(info.upper, hi + pad))
     percent_axis(ax.xaxis, info)
     reference_line(ax, info)
+    quantity(ax, info)  # panels of the same metric in one figure share the x-range
     ax.set_xlabel(xlabel)
     ax.set_ylabel("density" + (" (per log10 unit)" if info.log else ""))
     ax.set_yticks([])
@@ -213,7 +172,7 @@ def _several(value: Any) -> bool:
     return isinstance(value, (list, tuple, np.ndarray))
 
 
-@keyword_checked
+@plot_function()
 def plot_metric(
     idata: xr.DataTree,
     var: str,
@@ -353,22 +312,23 @@ def plot_metric(
     if np.isfinite(lo) and np.isfinite(hi):
         _fill_hdi(ax, grid, dens, lo, hi, info, POSTERIOR_COLOR,
                   format_interval(lo, hi, info, prob))
-        _mu_bracket(ax, lo, hi, info)
+        _mu_bracket(ax, lo, hi, info, (float(grid[0]), float(grid[-1])))
 
-    observed = _observed(idata, name, classifier, class_)
+    observed = observed_value(idata, name, classifier, class_)
     if observed is not None:
-        note = observed_note(ax, observed, info, _empty_cells(idata, classifier), legend)
+        word = observed_name(idata)  # "plug-in" at a deployment prevalence: not observed
+        note = observed_note(ax, observed, info, empty_cells(idata, classifier), legend, word)
         if note is None:
             ax.axvline(observed, color=OBSERVED_COLOR, lw=1.5,
-                       label=f"observed: {format_value(observed, info)}", gid="observed")
+                       label=f"{word}: {format_value(observed, info)}", gid="observed")
 
     finish_axis(ax, info, label_of(da, name, idata) + unit_suffix(info), lims)
-    if legend or any(t.get_gid() == "observed_note" for t in ax.texts):
-        ax.set_ylim(0, 1.22 * ax.get_ylim()[1])  # room above the curve for the legend or note
+    if not legend and any(t.get_gid() == "observed_note" for t in ax.texts):
+        ax.set_ylim(0, 1.22 * ax.get_ylim()[1])  # room above the curve for the note
     ax.set_title(title_of(info, classifier, class_) if title is None else title)
-    if legend:
-        ax.legend(fontsize=MIN_FONT, frameon=False, loc="upper left" if _peak_right(ax, grid, dens)
-                  else "upper right")
+    if legend:  # in the corner away from the peak, the curves kept under it
+        legend_clear(ax, ("upper left", "upper right") if _peak_right(ax, grid, dens)
+                     else ("upper right", "upper left"))
     return ax
 
 
@@ -416,8 +376,8 @@ def _overlay(idata: xr.DataTree, var: str, ax: Axes | None, hdi_prob: float | No
         lo, hi = interval(np.asarray(da.values, dtype=float).reshape(-1), prob, info.log)
         if np.isfinite(lo) and np.isfinite(hi):
             bars.append((lo, hi, color, key))
-        observed = _observed(idata, name, one_classifier, one_class)
-        if observed is not None and np.isfinite(observed):
+        observed = observed_value(idata, name, one_classifier, one_class)
+        if observed is not None and np.isfinite(observed) and not (info.log and observed <= 0):
             ax.axvline(observed, color=color, lw=1, ls=":", gid=f"observed:{key}")
     if not lims or info is None:
         raise ValueError(f"{var!r} has fewer than 2 finite posterior draws in every selection; "
@@ -432,7 +392,7 @@ def _overlay(idata: xr.DataTree, var: str, ax: Axes | None, hdi_prob: float | No
     ax.set_title(title_of(info, classifier, class_) if title is None else title)
     if legend:  # the series, then what their bars and dotted lines are
         ax.hlines([], [], [], color="0.3", lw=2.5, label=f"{100 * prob:g} % HDI (bars)")
-        ax.plot([], [], color="0.3", lw=1, ls=":", label="observed")
-        ax.legend(fontsize=MIN_FONT, frameon=False, title=", ".join(varying),
-                  title_fontsize=MIN_FONT)
+        if drew_observed([ax]):  # the dotted lines: only where a value was observed
+            ax.plot([], [], color="0.3", lw=1, ls=":", label=observed_name(idata))
+        legend_clear(ax, title=", ".join(varying), title_fontsize=pt(MIN_FONT))
     return ax

@@ -8,11 +8,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bayescm.analyses.samplesize import SampleSizePlan, mu_bound
-from bayescm.core.arguments import keyword_checked
 from bayescm.core.config import rcParams
 from bayescm.core.stats import hdi_prob_for
-from bayescm.plots._common import log_axis_labels, new_axes
-from bayescm.plots._style import GREY, MIN_FONT, VERMILION, palette_color
+from bayescm.plots._checks import plot_function
+from bayescm.plots._common import (
+    log_axis_labels,
+)
+from bayescm.plots._layout import new_axes
+from bayescm.plots._legends import legend_clear
+from bayescm.plots._style import GREY, VERMILION, palette_color
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -27,6 +31,11 @@ MARKERS = ("o", "s", "^", "D", "v")
 
 
 def _curve(result: Any) -> tuple[np.ndarray, np.ndarray]:
+    import xarray as xr
+
+    if isinstance(result, xr.DataTree):
+        raise TypeError("plot_sample_size draws a planning curve, not a fit: give it "
+                        "{'n': sizes, 'mu': bcm.samplesize.mu_at_power(sizes)}.")
     if isinstance(result, Mapping) or hasattr(result, "columns"):
         try:
             n, mu = result["n"], result["mu"]
@@ -47,7 +56,7 @@ def _curve(result: Any) -> tuple[np.ndarray, np.ndarray]:
     return n[order], mu[order]
 
 
-@keyword_checked
+@plot_function()
 def plot_sample_size(result: Any, ax: Axes | None = None, plan: SampleSizePlan | None = None,
                      power: float = 0.95, rule: bool = True, *, label: str | None = None,
                      figsize: tuple[float, float] | None = None) -> Axes:
@@ -124,5 +133,5 @@ def plot_sample_size(result: Any, ax: Axes | None = None, plan: SampleSizePlan |
     prob = hdi_prob_for(plan.hdi_prob if plan is not None else None)
     ax.set_title(f"Sample size: width of the {100 * prob:g} % HDI against N")
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=MIN_FONT, frameon=False)
+    legend_clear(ax)  # in a corner free of the curves (the y-range raised if need be)
     return ax

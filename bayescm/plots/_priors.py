@@ -9,11 +9,12 @@ import xarray as xr
 
 from bayescm.analyses.summary import resolve_var_names
 from bayescm.core import container as box
-from bayescm.core.arguments import keyword_checked
+from bayescm.plots._checks import plot_function
 from bayescm.plots._common import flat, info_of, label_of, select, unit_suffix
 from bayescm.plots._grid import grid
+from bayescm.plots._legends import figure_legend
 from bayescm.plots._metric import density, finish_axis, title_of
-from bayescm.plots._style import MIN_FONT, palette_color
+from bayescm.plots._style import MIN_FONT, palette_color, pt
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -40,7 +41,7 @@ def _prior_sources(priors: Any) -> dict[str, xr.Dataset]:
     return {str(priors.attrs.get("prior_name", "prior")): ds}
 
 
-@keyword_checked
+@plot_function()
 def plot_priors(
     priors: Any,
     var_names: Iterable[str] | str | None = None,
@@ -134,14 +135,13 @@ def plot_priors(
         if not lims:
             raise ValueError(f"{name!r} has no finite prior draws.")
         finish_axis(ax, info, label_of(first[name], name, tree) + unit_suffix(info), lims)
-        ax.xaxis.label.set_fontsize(8)
+        ax.xaxis.label.set_fontsize(pt(8))
         ax.set_title(title_of(info, None, class_ if "class" in first[name].dims else None))
     handles, labels = flat_axes[0].get_legend_handles_labels()
     if axes is None:  # one legend for every panel, under the grid
-        fig.legend(handles, labels, loc="outside lower center", frameon=False,
-                   fontsize=MIN_FONT, ncols=min(len(labels), 6), title="prior",
-                   title_fontsize=MIN_FONT)
+        figure_legend(fig, handles, labels, min(len(labels), 6), title="prior",
+                      title_fontsize=pt(MIN_FONT))
     else:
-        flat_axes[0].legend(fontsize=MIN_FONT, frameon=False)
+        flat_axes[0].legend(fontsize=pt(MIN_FONT), frameon=False)
     fig.suptitle("Priors implied on the metrics")
     return fig

@@ -18,17 +18,18 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
-from bayescm.core.arguments import keyword_checked
 from bayescm.core.stats import hdi
+from bayescm.plots._checks import SCORES, plot_function
 from bayescm.plots._common import (
     format_value,
     hdi_prob_of,
     info_of,
-    new_axes,
     percent_axis,
     some,
     unit_suffix,
 )
+from bayescm.plots._layout import new_axes
+from bayescm.plots._legends import legend_aside
 from bayescm.plots._style import VERMILION, palette_color
 
 if TYPE_CHECKING:
@@ -217,6 +218,21 @@ def _observed_line(ax: Axes, x: np.ndarray, y: np.ndarray, color: str, key: str,
             label="observed (empirical)" if label else None)
 
 
+def square_size(lines: int) -> tuple[float, float]:
+    """A figure for a square plot with a legend of ``lines`` lines under it (inches).
+
+    High enough that the square's side is set by the height left over, never by the width:
+    a square limited by the width pushed its title and legend out of the figure.
+
+    Examples
+    --------
+    >>> from bayescm.plots._roc import square_size
+    >>> square_size(6)
+    (5.6, 6.52)
+    """
+    return 5.6, round(5.2 + 0.22 * lines, 2)
+
+
 def _unit_axes(ax: Axes, xvar: str, yvar: str, tree: xr.DataTree) -> None:
     """Both axes from 0 to 1 with the package's units (per cent by default)."""
     for axis, var, setter in ((ax.xaxis, xvar, ax.set_xlabel), (ax.yaxis, yvar, ax.set_ylabel)):
@@ -229,7 +245,7 @@ def _unit_axes(ax: Axes, xvar: str, yvar: str, tree: xr.DataTree) -> None:
 
 
 # ----------------------------------------------------------------------------- ROC and PR
-@keyword_checked
+@plot_function(SCORES)
 def plot_roc(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | None = None,
              ax: Axes | None = None, hdi_prob: float | None = None,
              bands: str | Sequence[str] | None = BANDS, *, observed: bool = True,
@@ -300,20 +316,20 @@ def plot_roc(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | Non
     chosen = _bands(bands)
     prob = hdi_prob_of(idata, hdi_prob)
     info = info_of(idata, "auc")
-    ax = new_axes(ax, figsize, default=(5.6, 6.6))
+    ax = new_axes(ax, figsize, default=square_size(len(names) + 2 + len(chosen) + observed))
     ax.plot([0, 1], [0, 1], color="0.55", lw=0.9, ls=":", gid="chance",
             label=f"chance (AUC {format_value(0.5, info)})")
     _draw_curves(ax, idata, post, ("roc", "fpr"), ("auc", "AUC"), names, prob, chosen,
                  ("fpr", "tpr") if observed else None)
     _unit_axes(ax, "fpr", "tpr", idata)
-    ax.set_aspect("equal")
+    ax.set_box_aspect(1)  # a square the layout sizes, with the legend under it
     ax.set_title("ROC curve" if title is None else title)
     if legend:
         _ordered_legend(ax)
     return ax
 
 
-@keyword_checked
+@plot_function(SCORES)
 def plot_pr(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | None = None,
             ax: Axes | None = None, hdi_prob: float | None = None,
             bands: str | Sequence[str] | None = BANDS, *, observed: bool = True,
@@ -361,7 +377,7 @@ def plot_pr(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | None
     chosen = _bands(bands)
     prob = hdi_prob_of(idata, hdi_prob)
     info = info_of(idata, "average_precision")
-    ax = new_axes(ax, figsize, default=(5.6, 6.6))
+    ax = new_axes(ax, figsize, default=square_size(len(names) + 2 + len(chosen) + observed))
     items = _items(idata, names[0])
     if items is not None:
         prevalence = float(np.mean(items[0]))
@@ -381,11 +397,17 @@ def plot_pr(idata: xr.DataTree, classifier: Hashable | Sequence[Hashable] | None
 def _ordered_legend(ax: Axes) -> None:
     """Classifier entries first (with their numbers), then the bands and reference lines.
 
-    The legend sits under the axes, so it never covers a curve or its bands.
+    The legend sits under the axes (beside them in a wide figure, a slide's), so it never
+    covers a curve or its bands. With several
+    classifiers each observed curve has its classifier's colour: the legend shows a grey one.
     """
+    from matplotlib.lines import Line2D
+
     handles, labels = ax.get_legend_handles_labels()
     first = [i for i, h in enumerate(handles) if str(h.get_gid()).startswith("mean:")]
     rest = [i for i in range(len(handles)) if i not in first]
     order = first + rest
-    ax.legend([handles[i] for i in order], [labels[i] for i in order], fontsize=8,
-              frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.16))
+    if len(first) > 1:
+        handles = [Line2D([], [], color="0.3", lw=1.1, ls=(0, (1, 1.2)))
+                   if str(h.get_gid()).startswith("observed:") else h for h in handles]
+    legend_aside(ax, [handles[i] for i in order], [labels[i] for i in order])

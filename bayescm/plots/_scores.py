@@ -14,18 +14,19 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
-from bayescm.core.arguments import keyword_checked
 from bayescm.core.stats import hdi
+from bayescm.plots._checks import SCORES, plot_function
 from bayescm.plots._common import (
     bounded_kde,
     hdi_prob_of,
     info_of,
-    new_axes,
     percent,
     percent_axis,
     some,
     unit_suffix,
 )
+from bayescm.plots._layout import new_axes, quantity
+from bayescm.plots._legends import legend_aside, legend_clear
 from bayescm.plots._roc import (
     classifiers_of,
     curve_rows,
@@ -34,6 +35,7 @@ from bayescm.plots._roc import (
     pick,
     scalar_summary,
     scores_posterior,
+    square_size,
 )
 from bayescm.plots._style import BLUE, VERMILION, palette_color, probability_is
 
@@ -44,7 +46,7 @@ __all__ = ["plot_delta_auc", "plot_reliability"]
 
 
 # ----------------------------------------------------------------------------- calibration
-@keyword_checked
+@plot_function(SCORES)
 def plot_reliability(idata: xr.DataTree,
                      classifier: Hashable | Sequence[Hashable] | None = None,
                      ax: Axes | None = None, hdi_prob: float | None = None, *,
@@ -55,9 +57,10 @@ def plot_reliability(idata: xr.DataTree,
     For each bin the posterior of the observed positive rate (Beta(1 + k, 1 + n - k) for ``k``
     positives of ``n`` items) is drawn as its mean with an HDI bar, at the bin's mean score;
     a calibrated classifier's points lie on the diagonal. Bars at the bottom show the items per
-    bin. A text box gives the expected calibration error (ECE) against the ECE that a perfectly
-    calibrated classifier would show on the same items (``ece_reference``): the plug-in ECE is
-    positive even then, so calibration is in doubt only when ECE clearly exceeds it.
+    bin. Under the axes, with the legend, the expected calibration error (ECE) against the ECE
+    that a perfectly calibrated classifier would show on the same items (``ece_reference``):
+    the plug-in ECE is positive even then, so calibration is in doubt only when ECE clearly
+    exceeds it.
 
     Parameters
     ----------
@@ -99,6 +102,7 @@ def plot_reliability(idata: xr.DataTree,
     'mean score in the bin (%)'
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
+    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     from matplotlib.transforms import blended_transform_factory
 
@@ -110,7 +114,8 @@ def plot_reliability(idata: xr.DataTree,
     const = box.get_group(idata, "constant_data")
     prob = hdi_prob_of(idata, hdi_prob)
     info = info_of(idata, "reliability")
-    ax = new_axes(ax, figsize, default=(5.4, 4.8))
+    # the legend under the square: a line per classifier, two for its ECE, the diagonal, bars
+    ax = new_axes(ax, figsize, default=square_size(3 * len(names) + 1 + counts))
     ax.plot([0, 1], [0, 1], color="0.55", lw=0.9, ls=":", gid="calibrated",
             label="perfectly calibrated")
     edges = np.asarray(const["bin_edges"].values, dtype=float)
@@ -147,30 +152,29 @@ def plot_reliability(idata: xr.DataTree,
                      f"{interval_text(*ece[:3], info)}\n   if calibrated: "
                      f"{interval_text(*ref[:3], info)}, "
                      f"{probability_is('P(ECE > calibrated)', p_worse, 0)}")
-    ax.text(0.02, 0.98, "\n".join(lines), transform=ax.transAxes, va="top", ha="left",
-            fontsize=8, gid="ece", bbox={"boxstyle": "round,pad=0.3", "fc": "white",
-                                         "ec": "0.8", "alpha": 0.9})
     for axis in (ax.xaxis, ax.yaxis):
         percent_axis(axis, info)
     ax.set_xlabel("mean score in the bin" + unit_suffix(info))
     ax.set_ylabel("observed positive rate" + unit_suffix(info))
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.01)
-    ax.set_aspect("equal")
+    ax.set_box_aspect(1)  # a square the layout sizes, with the legend under it
     ax.spines[["top", "right"]].set_visible(False)
     ax.set_title("Reliability" if title is None else title)
-    if legend:
-        handles, labels = ax.get_legend_handles_labels()
-        if counts:
-            handles.append(Patch(color="0.5", alpha=0.3))
-            labels.append("items per bin (bars)")
-        ax.legend(handles, labels, fontsize=8, frameon=False, loc="lower right",
-                  bbox_to_anchor=(1.0, 0.16 if counts else 0.0))
+    # the legend and the ECE go under the axes (inside, they covered points and their bars)
+    handles, labels = ax.get_legend_handles_labels() if legend else ([], [])
+    if legend and counts:
+        handles.append(Patch(color="0.5", alpha=0.3))
+        labels.append("items per bin (bars)")
+    handles += [Line2D([], [], ls="none") for _ in lines]
+    under = legend_aside(ax, handles, [*labels, *lines])
+    for text in under.get_texts()[len(labels):]:
+        text.set_gid("ece")
     return ax
 
 
 # ----------------------------------------------------------------------------- difference
-@keyword_checked
+@plot_function(SCORES)
 def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None = None,
                    hdi_prob: float | None = None, *, metric: str = "auc", legend: bool = True,
                    title: str | None = None, figsize: tuple[float, float] | None = None
@@ -264,8 +268,8 @@ def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None
                        label=f"observed: {_points(value, info)}")
     p_b = float(np.mean(diff > 0))
     percent_axis(ax.xaxis, info, points=True)
-    ax.set_xlabel(f"{info.display_name} of {nb} - {info.display_name} of {na}"
-                  + unit_suffix(info, points=True))
+    quantity(ax, info, "difference")  # differences of other pairs in the figure: one range
+    ax.set_xlabel(f"difference in {info.display_name}" + unit_suffix(info, points=True))
     ax.set_ylabel("density")
     ax.set_yticks([])
     ax.set_ylim(bottom=0)
@@ -275,8 +279,8 @@ def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None
     ax.set_title((f"{head}, {tail}" if len(head + tail) < 56 else f"{head}\n{tail}")
                  if title is None else title)
     if legend:
-        ax.legend(fontsize=8, frameon=False, loc="upper left" if np.median(diff) > 0
-                  else "upper right")
+        legend_clear(ax, ("upper left", "upper right") if np.median(diff) > 0
+                     else ("upper right", "upper left"))
     return ax
 
 

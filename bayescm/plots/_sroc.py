@@ -8,9 +8,15 @@ import numpy as np
 import xarray as xr
 
 from bayescm.analyses.sroc import sroc_regions
-from bayescm.core.arguments import keyword_checked
-from bayescm.plots._common import hdi_prob_of, info_of, new_axes, percent_axis, unit_suffix
-from bayescm.plots._style import BLUE, VERMILION
+from bayescm.plots._checks import HIERARCHICAL, plot_function
+from bayescm.plots._common import (
+    hdi_prob_of,
+    info_of,
+    percent_axis,
+    unit_suffix,
+)
+from bayescm.plots._layout import new_axes
+from bayescm.plots._style import BLUE, VERMILION, pt
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -37,7 +43,7 @@ def plural(word: str, count: int) -> str:
     return f"{count:,} {word}s"
 
 
-@keyword_checked
+@plot_function(HIERARCHICAL)
 def plot_sroc(
     idata: xr.DataTree,
     hdi_prob: float | None = None,
@@ -154,7 +160,7 @@ def plot_sroc(
         for name, x, y in zip(regions[group].values, regions["observed_fpr"].values,
                               regions["observed_tpr"].values, strict=True):
             if np.isfinite(x) and np.isfinite(y):
-                ax.annotate(str(name), (float(x), float(y)), xytext=(4, 3), fontsize=8,
+                ax.annotate(str(name), (float(x), float(y)), xytext=(4, 3), fontsize=pt(8),
                             textcoords="offset points", color="0.3")
 
     for region, style in (("credible", "-"), ("prediction", "--")):
@@ -176,6 +182,6 @@ def plot_sroc(
     ax.set_ylabel("true positive rate, sensitivity" + unit_suffix(info))
     ax.set_title(f"Summary ROC of {plural(group, regions.sizes[group])}", pad=10)
     if legend:
-        ax.legend(fontsize=8, frameon=False, loc="lower right")
+        ax.legend(fontsize=pt(8), frameon=False, loc="lower right")
     ax.spines[["top", "right"]].set_visible(False)
     return ax

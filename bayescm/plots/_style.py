@@ -1,20 +1,29 @@
-"""The look every figure shares: a colour-blind-safe palette, text sizes, readable numbers.
+"""The look every figure shares: a colour-blind-safe palette, sizes, readable numbers.
 
 The palette is Okabe & Ito's, which stays distinguishable with the common colour-vision
 deficiencies; the plots name their colours from it (never matplotlib's ``"C0"``, which follows
 whatever colour cycle a notebook has set). Numbers in labels are written for a reader: ratios
 as ``1,700`` rather than ``1.7e+03``, probabilities near certainty as ``>99.9 %`` rather than a
 rounded ``100.0 %``.
+
+Sizes follow ``rcParams["plot.preset"]`` (:data:`PRESETS`): a new figure is drawn at the
+preset's width, and its text at the preset's sizes, so a figure for a journal column is drawn
+3.5 inches wide with text of 7 pt and more, rather than drawn large and shrunk (8 pt text of a
+10-inch figure is 3 pt in a column). Every size a plot writes goes through :func:`pt`.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 
-from bayescm.core.config import rcParams
+from bayescm.core.config import PLOT_PRESETS, rcParams
 
-__all__ = ["BLUE", "GREEN", "GREY", "MIN_FONT", "OKABE_ITO", "ORANGE", "VERMILION", "power_of_ten",
-           "format_probability", "palette_color", "probability_is", "readable"]
+__all__ = ["BLUE", "GREEN", "GREY", "MIN_FONT", "OKABE_ITO", "ORANGE", "PRESETS", "VERMILION",
+           "Preset", "format_probability", "grid_size", "palette_color", "power_of_ten",
+           "preset", "preset_size", "preset_style", "probability_is", "pt", "readable"]
 
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
              "#000000"]
@@ -32,7 +41,169 @@ GREY = "0.45"
 """Priors, references and other context."""
 
 MIN_FONT = 8.0
-"""The smallest text any figure writes (points)."""
+"""The smallest text any figure writes with the default preset (points)."""
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A figure size and its text sizes: one value of ``rcParams["plot.preset"]``.
+
+    Attributes
+    ----------
+    name : str
+        The preset's name.
+    width : float or None
+        Width of a new figure in inches (None: each figure's own default).
+    scale : float
+        Factor on the text sizes of the default preset (8 pt legends, 10 pt labels, 12 pt
+        titles).
+    floor : float
+        The smallest text (points): no size is scaled below it.
+    max_cols : int or None
+        Most panels per row of a grid.
+    max_height : float or None
+        Most height of a one-panel figure (a slide's 16:9 area), inches.
+    """
+
+    name: str
+    width: float | None
+    scale: float
+    floor: float
+    max_cols: int | None
+    max_height: float | None = None
+
+    def size(self, points: float) -> float:
+        """A text size of the default preset, for this preset (never under ``floor``)."""
+        return points if self.name == "default" else max(self.floor, points * self.scale)
+
+
+PRESETS = {
+    "default": Preset("default", None, 1.0, MIN_FONT, None),
+    "slide": Preset("slide", 10.0, 1.3, 12.0, 3, 5.6),
+    "column": Preset("column", 3.5, 0.75, 7.0, 2),
+    "two_column": Preset("two_column", 7.2, 0.8, 7.0, 4),
+}
+"""The presets: screens and notebooks; a slide (10 in wide, text from 12 pt); one journal column
+(3.5 in) and two columns (7.2 in), text from 7 pt at that size."""
+
+assert tuple(PRESETS) == PLOT_PRESETS, "the presets and the setting's choices differ"
+
+
+def preset() -> Preset:
+    """The preset chosen by ``rcParams["plot.preset"]``.
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.plots._style import preset
+    >>> with bcm.rc_context(plot_preset="column"):
+    ...     preset().width
+    3.5
+    """
+    return PRESETS[rcParams["plot.preset"]]
+
+
+def pt(points: float) -> float:
+    """A text size written for the default preset, in the current preset (points).
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.plots._style import pt
+    >>> pt(8), pt(12)
+    (8, 12)
+    >>> with bcm.rc_context(plot_preset="column"):
+    ...     pt(8), pt(12)
+    (7.0, 9.0)
+    """
+    return preset().size(points)
+
+
+def preset_size(default: tuple[float, float]) -> tuple[float, float]:
+    """The size of a new figure whose default size is ``default``, in the current preset.
+
+    The width is the preset's; the height follows the width half way and the text size half
+    way, so a narrower figure keeps room for its (smaller, but not proportionally smaller)
+    text.
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.plots._style import preset_size
+    >>> preset_size((6.0, 3.6))
+    (6.0, 3.6)
+    >>> with bcm.rc_context(plot_preset="column"):
+    ...     [round(v, 2) for v in preset_size((6.0, 3.6))]
+    [3.5, 2.4]
+    """
+    chosen = preset()
+    if chosen.width is None:
+        return default
+    width, height = default
+    height *= 0.5 * (chosen.width / width + chosen.scale)
+    return chosen.width, min(height, chosen.max_height or height)
+
+
+def grid_size(n: int, ncols: int, panel: tuple[float, float], extra: float = 0.4,
+              min_width: float | None = None) -> tuple[int, tuple[float, float]]:
+    """Panels per row and the figure size of a grid of ``n`` panels in the current preset.
+
+    ``extra`` is the height (inches, default preset) of what sits under the panels (a
+    legend). A preset narrows the rows to its ``max_cols``, and to as many panels as are at
+    least ``min_width`` wide (default half of ``panel``'s width; both in inches of the
+    default preset, scaled with its text), and divides its width among them.
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.plots._style import grid_size
+    >>> ncols, size = grid_size(6, 3, (3.2, 2.4))
+    >>> ncols, [round(v, 2) for v in size]
+    (3, [9.6, 5.2])
+    >>> with bcm.rc_context(plot_preset="column"):
+    ...     ncols, size = grid_size(6, 3, (3.2, 2.4))
+    >>> ncols, [round(v, 2) for v in size]
+    (2, [3.5, 4.97])
+    """
+    chosen = preset()
+    ncols = max(1, min(ncols, n, chosen.max_cols or ncols))
+    if chosen.width is not None:
+        least = (0.5 * panel[0] if min_width is None else min_width) * chosen.scale
+        ncols = max(1, min(ncols, int(chosen.width // least)))
+    nrows = math.ceil(n / ncols)
+    if chosen.width is None:
+        return ncols, (panel[0] * ncols, panel[1] * nrows + extra)
+    width = chosen.width / ncols
+    height = panel[1] * 0.5 * (width / panel[0] + chosen.scale)
+    return ncols, (chosen.width, height * nrows + extra * chosen.scale)
+
+
+@contextmanager
+def preset_style() -> Iterator[None]:
+    """Matplotlib's text sizes for the current preset while a plot draws (default: unchanged).
+
+    Examples
+    --------
+    >>> import matplotlib as mpl
+    >>> import bayescm as bcm
+    >>> from bayescm.plots._style import preset_style
+    >>> with bcm.rc_context(plot_preset="column"), preset_style():
+    ...     mpl.rcParams["xtick.labelsize"], mpl.rcParams["axes.titlesize"]
+    (7.5, 9.0)
+    """
+    chosen = preset()
+    if chosen.name == "default":
+        yield
+        return
+    import matplotlib as mpl
+
+    label, title = chosen.size(10.0), chosen.size(12.0)
+    with mpl.rc_context({"font.size": label, "axes.labelsize": label, "axes.titlesize": title,
+                         "xtick.labelsize": label, "ytick.labelsize": label,
+                         "legend.fontsize": chosen.size(MIN_FONT),
+                         "legend.title_fontsize": chosen.size(MIN_FONT),
+                         "figure.titlesize": title}):
+        yield
 
 
 def palette_color(i: int) -> str:
