@@ -1,5 +1,6 @@
 """The layout the architecture promises (ARCHITECTURE.md): layers, no cycles, short modules."""
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +50,44 @@ def test_importing_bayescm_and_its_command_line_does_not_load_panel() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
+
+
+def _compares_kind_key(node: ast.Compare) -> bool:
+    """``kind.key == ...``, ``x.key in (...)``, ``attrs["model"] != ...``, ``.get("model") ==``."""
+    for side in (node.left, *node.comparators):
+        if isinstance(side, ast.Attribute) and side.attr == "key":
+            return True
+        if isinstance(side, ast.Subscript) and isinstance(side.slice, ast.Constant) and \
+                side.slice.value == "model":
+            return True
+        if isinstance(side, ast.Call) and isinstance(side.func, ast.Attribute) and \
+                side.func.attr == "get" and side.args and isinstance(side.args[0], ast.Constant) \
+                and side.args[0].value == "model":
+            return True
+    return False
+
+
+def test_no_code_outside_a_kind_branches_on_its_key() -> None:
+    """Kinds declare what callers need (analyses, figures, pooling, batching); callers ask.
+
+    Comparing a kind's registry key (``kind.key == "hierarchical"``, ``attrs["model"] ==
+    "binary"``) anywhere but in the registry, the model contract and the kinds' own modules
+    is the defect issue 29 removed: the scan fails on it.
+    """
+    package = ROOT / "bayescm"
+    allowed = {package / "models" / "registry.py", package / "models" / "base.py"}
+    offenders = []
+    for path in package.rglob("*.py"):
+        if path in allowed:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and _compares_kind_key(node):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offenders == [], offenders
+
+
+def test_the_kind_key_scan_finds_what_it_looks_for() -> None:
+    tree = ast.parse('if kind.key == "hierarchical" or attrs["model"] in ("a",): pass\n'
+                     'if options.get("model") != "auto": pass\nif kind.pooled_groups: pass')
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.Compare) and _compares_kind_key(n)]
+    assert len(found) == 3

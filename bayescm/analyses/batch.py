@@ -50,7 +50,6 @@ __all__ = ["summarize_batch"]
 _SKIP = ("theta", "rates")  # K^2 rows per classifier; named in var_names they are summarised
 _CHUNK_DRAWS = 1 << 29  # draws per chunk (a random stream, a dask task): ~5,000 binary matrices
 _BLOCK_DRAWS = 1 << 18  # chains x draws x K^2 per block: 16 binary matrices at 4 x 1,000
-_ELEMENTWISE = ("binary",)  # kinds whose derive works on any leading shape, elementwise
 
 
 def _as_counts(matrices: Any, labels: Sequence[Any] | None, positive: Any, ordered: bool
@@ -353,7 +352,7 @@ def _plan(kind: Any, chosen: Mapping[str, Any], selected: list[Metric], counts: 
                  ["fewer draws (draws=, chains=)", "only the metrics you need (metrics=[...])"])
     plan = Plan(kind, dict(chosen), tuple(selected), chains, draws, prob,
                 seed_sequence(random_seed), chunk_size, block, tuple(rows),
-                tuple(tests), kind.key in _ELEMENTWISE,
+                tuple(tests), kind.elementwise,
                 _affine_relations(kind, chosen, selected, rows, counts.shape[1]),
                 np.float64 if counts.size and int(counts.sum(axis=(1, 2)).max()) >
                 FLOAT32_MAX_ITEMS else np.float32)

@@ -14,10 +14,7 @@ import numbers
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-__all__ = ["KINDS", "add_model_key", "remove_model_key", "set_kind_check", "validate"]
-
-KINDS: list[str] = []
-"""Keys of the registered model kinds (root attribute ``model``), filled by the registry."""
+__all__ = ["set_kind_check", "validate"]
 
 _KIND_CHECK: list[Callable[[Any], None]] = []
 """The registry's check of a tree against its kind (:func:`set_kind_check`)."""
@@ -26,23 +23,12 @@ _KIND_CHECK: list[Callable[[Any], None]] = []
 def set_kind_check(check: Callable[[Any], None]) -> None:
     """Install the check :func:`validate` ends with: the tree against its model kind.
 
-    The registry installs it (this module cannot import the models): it rebuilds the kind
-    from the attributes, compares the stored parameters' dims with the kind's table and reads
-    the priors back, each failure a ValueError naming the attribute.
+    The registry installs it (this module cannot import the models): it checks that the
+    ``model`` attribute names a registered kind (the registry is the one list of them), rebuilds
+    the kind from the attributes, compares the stored parameters' dims with the kind's table
+    and reads the priors back, each failure a ValueError naming the attribute.
     """
     _KIND_CHECK[:] = [check]
-
-
-def add_model_key(key: str) -> None:
-    """Accept ``key`` as a tree's ``model`` (called by :func:`bayescm.models.registry.register`)."""
-    if key not in KINDS:
-        KINDS.append(key)
-
-
-def remove_model_key(key: str) -> None:
-    """Stop accepting ``key`` (called by :func:`bayescm.models.registry.unregister`)."""
-    if key in KINDS:
-        KINDS.remove(key)
 
 
 def _fail(attr: str, problem: str) -> ValueError:
@@ -101,8 +87,6 @@ def validate(tree: Any) -> None:
     attrs = dict(tree.attrs)
     if "model" not in attrs:
         raise _fail("model", "is missing (the tree is not a bayescm result)")
-    if attrs["model"] not in KINDS:
-        raise _fail("model", f"is {attrs['model']!r}, not one of {', '.join(KINDS)}")
     children = set(tree.children)
     sampled = [g for g in ("posterior", "prior") if g in children]
     if not sampled:

@@ -129,7 +129,7 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
         raise ValueError(f"Unknown figure {kind!r}; use one of {', '.join(FIGURES)}.")
     if kind in SCORE_FIGURES:
         return scores_figure(idata, kind, hdi_prob=hdi_prob)
-    if kind in HIERARCHICAL_FIGURES or registry.kind_of(idata).key == "hierarchical":
+    if kind in HIERARCHICAL_FIGURES or registry.kind_of(idata).pooled_groups:
         return hierarchical_figure(idata, kind, metrics, hdi_prob=hdi_prob)
     names = figure_metrics(idata, metrics)
     if not names:
@@ -210,9 +210,9 @@ def hierarchical_figure(idata: xr.DataTree, kind: str, metrics: Sequence[str] | 
     """
     from bayescm import plots
 
-    if registry.kind_of(idata).key != "hierarchical":
-        raise ValueError(f"The figure {kind!r} draws a hierarchical fit: bcm.fit(matrices, "
-                         "model='hierarchical', group='study').")
+    registry.kind_of(idata, "sroc_regions", f"The figure {kind!r} draws a fit of several "
+                     "groups partially pooled: bcm.fit(matrices, model='hierarchical', "
+                     "group='study').")
     if kind == "sroc":
         fig = plots.plot_sroc(idata, hdi_prob=hdi_prob).get_figure(root=True)
         assert fig is not None  # the plots draw on pyplot figures

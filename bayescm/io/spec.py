@@ -113,6 +113,7 @@ from bayescm.io.spec_hierarchical import (
     default_figures,
     parse_hierarchical_priors,
     parse_model_options,
+    pooled,
 )
 from bayescm.io.spec_parse import (
     FIGURES,
@@ -245,7 +246,7 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
     options = _parse_options(raw.get("options", {}), source)
     options.update(parse_model_options(raw.get("options", {}), source))
     check_model_spec(data, options, source)
-    if options.get("model") == "hierarchical":
+    if pooled(options):
         priors = parse_hierarchical_priors(raw.get("priors", {}), source)
     else:
         priors = _parse_priors(raw.get("priors", {}), source, data, options.get("method", "auto"))

@@ -34,11 +34,31 @@ from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.scores import Scores
 from bayescm.io.spec_parse import HIERARCHICAL_FIGURES, SpecError, _check_keys, _where, parse_prior
 
-__all__ = ["check_figures", "check_model_spec", "default_figures", "parse_hierarchical_priors",
-           "parse_model_options"]
+__all__ = ["check_figures", "check_model_spec", "default_figures", "models",
+           "parse_hierarchical_priors", "parse_model_options", "pooled"]
 
-MODELS = ("auto", "hierarchical")
-"""Values of ``options.model``: the kind the data select, or the hierarchical model."""
+def pooled(options: Mapping[str, Any]) -> bool:
+    """Whether ``options.model`` names a kind that pools groups (it declares ``pooled_groups``).
+
+    Examples
+    --------
+    >>> from bayescm.io.spec_hierarchical import pooled
+    >>> pooled({"model": "hierarchical"}), pooled({})
+    (True, False)
+    """
+    from bayescm.models import registry
+
+    model = options.get("model", "auto")
+    return model != "auto" and registry.get(str(model)).pooled_groups
+
+
+def models() -> tuple[str, ...]:
+    """Values of ``options.model``: ``"auto"`` (the kind the data select) or a pooling kind."""
+    from bayescm.models import registry
+
+    known = registry.keys()
+    return ("auto", *(k for k in known if registry.get(k).pooled_groups))
+
 
 NUTS_METHODS = ("nuts", "binormal", "bibeta")
 """Methods sampled with NUTS, which take ``target_accept`` and ``tune``."""
@@ -63,10 +83,10 @@ def parse_model_options(options: Mapping[str, Any], source: Any) -> dict[str, An
     where = _where(source)
     out: dict[str, Any] = {}
     model = options.get("model", "auto")
-    if model not in MODELS:
+    if model not in models():
         raise SpecError(f"{where}options.model must be 'hierarchical' (several groups, partially "
                         f"pooled) or 'auto' (the model the data select), got {model!r}.")
-    if model == "hierarchical":
+    if pooled({"model": model}):
         group = options.get("group")
         if not isinstance(group, str) or not group.isidentifier():
             raise SpecError(f"{where}options.model = 'hierarchical' needs group = \"NAME\", the "
@@ -96,7 +116,7 @@ def check_model_spec(data: Any, options: Mapping[str, Any], source: Any) -> None
     """Data and options that the chosen model cannot take (raises :class:`SpecError`)."""
     where = _where(source)
     method = options.get("method", "auto")
-    hierarchical = options.get("model") == "hierarchical"
+    hierarchical = pooled(options)
     nuts = [k for k in ("target_accept", "tune") if k in options]
     if nuts and not hierarchical and method not in NUTS_METHODS:
         raise SpecError(f"{where}options.{nuts[0]} tunes the NUTS sampler; give it with model = "
@@ -172,13 +192,15 @@ def parse_hierarchical_priors(priors: Any, source: Any) -> dict[str, Any]:
 
 def default_figures(options: Mapping[str, Any]) -> list[str] | None:
     """The figures of a hierarchical spec (None for other models)."""
-    return list(HIERARCHICAL_FIGURES) if options.get("model") == "hierarchical" else None
+    from bayescm.models import registry
+
+    return list(registry.get(str(options["model"])).figures) if pooled(options) else None
 
 
 def check_figures(options: Mapping[str, Any], figures: tuple[str, ...], source: Any) -> None:
     """Figures of a hierarchical fit asked of another, and figures it cannot draw."""
     where = _where(source)
-    hierarchical = options.get("model") == "hierarchical"
+    hierarchical = pooled(options)
     asked = [f for f in figures if f in HIERARCHICAL_FIGURES]
     if asked and not hierarchical:
         raise SpecError(f"{where}outputs.figures: {asked[0]!r} draws a hierarchical fit; set "

@@ -314,7 +314,8 @@ class PairedModel(ModelKind):
     description = "a paired comparison"
     accepts_matrices = False
     has_exact = True
-    analyses = frozenset({"summary", "prob_superior", "rank_probabilities"})
+    analyses = frozenset({"summary", "prob_superior", "rank_probabilities",
+                          "paired_comparison"})
     parameters = (Parameter("cells", ("true_class", "pred_a", "pred_b"),
                             "joint cell probabilities", Family.DIRICHLET),)
 

@@ -18,7 +18,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from bayescm.core.schema import add_model_key, remove_model_key, set_kind_check
+from bayescm.core.schema import set_kind_check
 from bayescm.models.base import ANALYSES, ModelKind, Parameter
 
 __all__ = ["for_data", "get", "keys", "kind_of", "kinds_supporting", "register", "require",
@@ -31,8 +31,6 @@ BUILT_IN = {"binary": "bayescm.models.binary", "multiclass": "bayescm.models.mul
             "hierarchical": "bayescm.models.hierarchical"}
 """The built-in kinds and their modules, imported (and so registered) on first use."""
 
-for _key in BUILT_IN:
-    add_model_key(_key)  # trees of a built-in kind are valid before its module is imported
 
 
 def check_tree_kind(tree: Any) -> None:
@@ -48,6 +46,12 @@ def check_tree_kind(tree: Any) -> None:
     ValueError
         The kind cannot be rebuilt, a parameter has other dims, or a prior cannot be read.
     """
+    model = tree.attrs["model"]
+    if not isinstance(model, str) or (model not in _KINDS and model not in BUILT_IN):
+        raise ValueError(f"The result's attribute 'model' is {model!r}, not one of "
+                         f"{', '.join(keys())}; the tree was edited or not written by bcm.fit "
+                         "(or its kind's module is not imported). Refit it, or restore the "
+                         "attribute.")
     kind = _kind_from_attrs(tuple(sorted((str(k), v if isinstance(v, (str, int, float))
                                           else str(v)) for k, v in tree.attrs.items())))
     for group in ("posterior", "prior"):
@@ -131,7 +135,6 @@ def register[K: type[ModelKind]](cls: K) -> K:
         raise ValueError(f"{cls.__name__}.analyses names unknown analyses {sorted(unknown)}; "
                          f"known: {', '.join(ANALYSES)}.")
     _KINDS[key] = cls
-    add_model_key(key)
     return cls
 
 
@@ -148,7 +151,7 @@ def unregister(key: str) -> None:
     """
     get(key)
     del _KINDS[key]
-    remove_model_key(key)
+    _kind_from_attrs.cache_clear()  # its trees can no longer be read
 
 
 def keys() -> list[str]:

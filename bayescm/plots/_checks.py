@@ -44,8 +44,10 @@ class Needs:
 
     Attributes
     ----------
-    kinds : tuple of str
-        Model kinds (registry keys) the plot draws.
+    capability : str
+        What a kind must declare in its ``analyses`` for the plot to draw its results
+        (``"curve_bands"``, ``"sroc_regions"``, ``"paired_comparison"``, ``"theta"``): the
+        kinds say what they hold, the plots ask.
     what : str
         What it draws, for the message: ``"a paired comparison"``.
     remedy : str
@@ -57,7 +59,7 @@ class Needs:
         by a user), unless the kind pools groups.
     """
 
-    kinds: tuple[str, ...]
+    capability: str
     what: str
     remedy: str
     argument: str = "idata"
@@ -145,7 +147,7 @@ def check_kind(func: str, tree: Any, needs: Needs) -> None:
     >>> import bayescm as bcm
     >>> from bayescm.plots._checks import Needs, check_kind
     >>> fit = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2), draws=100)
-    >>> check_kind("plot_paired", fit, Needs(("paired",), "a paired comparison",
+    >>> check_kind("plot_paired", fit, Needs("paired_comparison", "a paired comparison",
     ...                                       "Make one with compare_paired.", "result"))
     Traceback (most recent call last):
     ...
@@ -159,7 +161,7 @@ def check_kind(func: str, tree: Any, needs: Needs) -> None:
         kind = registry.kind_of(tree)
     except Exception:  # a tree of a foreign or older layout: the plot says what it misses
         return
-    if kind.key in needs.kinds:
+    if needs.capability in kind.analyses:
         return
     if needs.variable is not None and not kind.pooled_groups and box.has_group(
             tree, "posterior") and needs.variable in box.get_group(tree, "posterior"):
@@ -238,19 +240,19 @@ def plot_function[F: Callable[..., Any]](needs: Needs | None = None, *, many_ax:
     return decorate
 
 
-SCORES = Needs(("scores",), "the curves and AUCs of a scores fit",
+SCORES = Needs("curve_bands", "the curves and AUCs of a scores fit",
                "Fit labels and scores first: bcm.fit(bcm.Scores(y_true, scores)), or "
                "bcm.Scores.from_csv(path, label=..., score=[...]) for a file.")
-HIERARCHICAL = Needs(("hierarchical",), "a hierarchical fit of several groups",
+HIERARCHICAL = Needs("sroc_regions", "a hierarchical fit of several groups",
                      "Fit the groups' matrices together: bcm.fit(matrices, "
                      "model='hierarchical', group='study'); a fit of separate matrices is "
                      "drawn with plot_forest.")
-PAIRED = Needs(("paired",), "a paired comparison of two classifiers on one test set",
+PAIRED = Needs("paired_comparison", "a paired comparison of two classifiers on one test set",
                "Make one with bcm.compare_paired(y_true, pred_a, pred_b) (or "
                "bcm.compare_paired_counts); fits on separate test sets are compared with "
                "bcm.prob_superior, or drawn together with plot_metrics(fit, "
                "classifier=['A', 'B']).", argument="result")
-THETA = Needs(("binary", "multiclass"), "the confusion probability matrix of a binary or "
+THETA = Needs("theta", "the confusion probability matrix of a binary or "
               "multiclass fit", "Fit a confusion matrix: bcm.fit(bcm.ConfusionMatrix(...)).",
               variable="theta")
 """What the plots of one kind of result need (:func:`check_kind`)."""
