@@ -24,12 +24,12 @@ def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def
 
     A reader copies a docstring's example, so it should show a matrix large enough for the
     model's default prior: the doctests turn
-    :class:`~bayescm.models.checks.PriorStrengthWarning` into an error; use a bigger matrix
+    :class:`~bayescm.errors.PriorStrengthWarning` into an error; use a bigger matrix
     where one fires. An example that samples with NUTS (:data:`NUTS`) is marked ``slow``.
     """
     from _pytest.doctest import DoctestItem
 
-    mark = pytest.mark.filterwarnings("error::bayescm.models.checks.PriorStrengthWarning")
+    mark = pytest.mark.filterwarnings("error::bayescm.errors.PriorStrengthWarning")
     for item in items:
         if isinstance(item, DoctestItem):
             item.add_marker(mark)

@@ -3,9 +3,10 @@
 Importing :mod:`bayescm` registers the accessor on :class:`xarray.DataTree`, so a result (or a
 tree loaded with :func:`bayescm.load`) offers ``idata.bcm.summary()``,
 ``idata.bcm.plot_metric("tpr")`` and so on. Every method is a thin call of the plain function
-with the tree as its first argument: both spellings share one implementation, one set of
-arguments and one set of defaults (see each function for the parameters). The plotting methods
-import :mod:`bayescm.plots`, and with it matplotlib, only when called.
+with the tree as its first argument: both spellings share one implementation, and the methods
+have the functions' own signatures (this file is written by ``scripts/make_accessor.py``, and
+``tests/test_accessor.py`` checks it against the functions). The plotting methods import
+:mod:`bayescm.plots`, and with it matplotlib, only when called.
 
 Examples
 --------
@@ -17,22 +18,29 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import xarray as xr
 
+from bayescm.accessor_curves import CurveMethods
+from bayescm.accessor_plots import PlotMethods
+from bayescm.core.arguments import keyword_checked
+
 if TYPE_CHECKING:  # annotations only: matplotlib loads when a plotting method is called
+    import os
     from pathlib import Path
 
+    import numpy as np
     import pandas as pd
-    from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
+
+    from bayescm.metrics.metric import Metric
 
 __all__ = ["BayescmAccessor"]
 
 
 @xr.register_datatree_accessor("bcm")
-class BayescmAccessor:
+class BayescmAccessor(PlotMethods, CurveMethods):
     """Methods of a bayescm result tree, reached as ``idata.bcm``.
 
     Parameters
@@ -51,9 +59,18 @@ class BayescmAccessor:
     def __init__(self, tree: xr.DataTree) -> None:
         self._tree = tree
 
-    # ------------------------------------------------------------------ tables and analyses
-    def summary(self, *args: Any, **kwargs: Any) -> pd.DataFrame:
-        """Table of observed value, mean, sd, HDI, MU, R-hat and ESS: :func:`bayescm.summary`.
+    @keyword_checked
+    def summary(
+        self,
+        var_names: Iterable[str] | str | None = None,
+        hdi_prob: float | None = None,
+        group: str = "posterior",
+        kind: str = "all",
+    ) -> pd.DataFrame:
+        """Table of every variable: observed value, mean, sd, HDI, metric uncertainty, R-hat, ESS.
+
+        The method form of :func:`bayescm.summary`: ``idata.bcm.summary(...)`` is
+        ``bcm.summary(idata, ...)``, with the same parameters.
 
         Examples
         --------
@@ -65,10 +82,20 @@ class BayescmAccessor:
         """
         from bayescm.analyses.summary import summary
 
-        return summary(self._tree, *args, **kwargs)
+        return summary(self._tree, var_names=var_names, hdi_prob=hdi_prob, group=group, kind=kind)
 
-    def probability(self, *args: Any, **kwargs: Any) -> float | xr.DataArray:
-        """Posterior probability that a variable lies in a range: :func:`bayescm.probability`.
+    @keyword_checked
+    def probability(
+        self,
+        var: str,
+        lower: float | None = None,
+        upper: float | None = None,
+        group: str = "posterior",
+    ) -> float | xr.DataArray:
+        """Posterior probability that ``var`` lies between ``lower`` and ``upper``.
+
+        The method form of :func:`bayescm.probability`: ``idata.bcm.probability(...)`` is
+        ``bcm.probability(idata, ...)``, with the same parameters.
 
         Examples
         --------
@@ -80,10 +107,14 @@ class BayescmAccessor:
         """
         from bayescm.analyses.summary import probability
 
-        return probability(self._tree, *args, **kwargs)
+        return probability(self._tree, var=var, lower=lower, upper=upper, group=group)
 
-    def informedness(self, *args: Any, **kwargs: Any) -> pd.DataFrame:
-        """Chances of informative, uninformative, deceptive: :func:`bayescm.informedness`.
+    @keyword_checked
+    def informedness(self, rope: float = 0.0, var: str | None = None) -> pd.DataFrame:
+        """Chances that a classifier is informative, uninformative or deceptive (paper eqs. 13-14).
+
+        The method form of :func:`bayescm.informedness`: ``idata.bcm.informedness(...)`` is
+        ``bcm.informedness(idata, ...)``, with the same parameters.
 
         Examples
         --------
@@ -95,10 +126,20 @@ class BayescmAccessor:
         """
         from bayescm.analyses.summary import informedness
 
-        return informedness(self._tree, *args, **kwargs)
+        return informedness(self._tree, rope=rope, var=var)
 
-    def with_prevalence(self, *args: Any, **kwargs: Any) -> xr.DataTree:
-        """The result at another prevalence: :func:`bayescm.with_prevalence`.
+    @keyword_checked
+    def with_prevalence(
+        self,
+        prevalence: Any,
+        *,
+        metrics: Iterable[str | Metric] | str | Metric | None = None,
+        random_seed: int | np.random.Generator | None = None,
+    ) -> xr.DataTree:
+        """The result at another prevalence: classifier posterior kept, every metric recomputed.
+
+        The method form of :func:`bayescm.with_prevalence`: ``idata.bcm.with_prevalence(...)``
+        is ``bcm.with_prevalence(idata, ...)``, with the same parameters.
 
         Examples
         --------
@@ -111,10 +152,26 @@ class BayescmAccessor:
         """
         from bayescm.analyses.prevalence import with_prevalence
 
-        return with_prevalence(self._tree, *args, **kwargs)
+        return with_prevalence(
+            self._tree,
+            prevalence=prevalence,
+            metrics=metrics,
+            random_seed=random_seed,
+        )
 
-    def posterior_predictive(self, *args: Any, **kwargs: Any) -> xr.DataTree:
-        """Synthetic confusion matrices and their metrics: :func:`bayescm.posterior_predictive`.
+    @keyword_checked
+    def posterior_predictive(
+        self,
+        n: int | Sequence[int] | None = None,
+        random_seed: int | np.random.Generator | None = None,
+        *,
+        metrics: Iterable[str | Metric] | str | Metric | None = None,
+    ) -> xr.DataTree:
+        """Add synthetic confusion matrices of ``n`` samples and their metrics (Caelen's approach).
+
+        The method form of :func:`bayescm.posterior_predictive`:
+        ``idata.bcm.posterior_predictive(...)`` is ``bcm.posterior_predictive(idata, ...)``,
+        with the same parameters.
 
         Examples
         --------
@@ -126,13 +183,25 @@ class BayescmAccessor:
         """
         from bayescm.analyses.predictive import posterior_predictive
 
-        return posterior_predictive(self._tree, *args, **kwargs)
+        return posterior_predictive(self._tree, n=n, random_seed=random_seed, metrics=metrics)
 
-    def prob_superior(self, *args: Any, **kwargs: Any) -> float:
-        """P(A beats B) on a metric: :func:`bayescm.prob_superior` with this tree as ``a``.
+    @keyword_checked
+    def prob_superior(
+        self,
+        b: xr.DataTree | Hashable,
+        c: Hashable | None = None,
+        /,
+        *,
+        metric: str | Metric,
+        margin: float = 0.0,
+        direction: str | None = None,
+        coords: Mapping[str, Any] | None = None,
+        group: str = "posterior",
+    ) -> float:
+        """Posterior probability that classifier A beats classifier B on ``metric`` by > ``margin``.
 
-        Pass another result (``idata.bcm.prob_superior(other, metric="acc")``) or, for a batch,
-        two classifier names (``batch.bcm.prob_superior("8", "7a", metric="bm")``).
+        The method form of :func:`bayescm.prob_superior`: ``idata.bcm.prob_superior(...)`` is
+        ``bcm.prob_superior(idata, ...)``, with the same parameters.
 
         Examples
         --------
@@ -145,10 +214,33 @@ class BayescmAccessor:
         """
         from bayescm.comparisons.superiority import prob_superior
 
-        return prob_superior(self._tree, *args, **kwargs)
+        return prob_superior(
+            self._tree,
+            b,
+            c,
+            metric=metric,
+            margin=margin,
+            direction=direction,
+            coords=coords,
+            group=group,
+        )
 
-    def rank_probabilities(self, *args: Any, **kwargs: Any) -> xr.Dataset:
-        """P(rank) of every classifier of a batch: :func:`bayescm.rank_probabilities`.
+    @keyword_checked
+    def rank_probabilities(
+        self,
+        metric: str | Metric | None = None,
+        *,
+        direction: str | None = None,
+        coords: Mapping[str, Any] | None = None,
+        max_rank: int | None = None,
+        chunk_size: int | None = None,
+        group: str = "posterior",
+    ) -> xr.Dataset:
+        """Probabilistic leaderboard of a batch: P(rank), P(best) and expected rank per classifier.
+
+        The method form of :func:`bayescm.rank_probabilities`:
+        ``idata.bcm.rank_probabilities(...)`` is ``bcm.rank_probabilities(idata, ...)``, with
+        the same parameters.
 
         Examples
         --------
@@ -162,10 +254,31 @@ class BayescmAccessor:
         """
         from bayescm.comparisons.ranks import rank_probabilities
 
-        return rank_probabilities(self._tree, *args, **kwargs)
+        return rank_probabilities(
+            self._tree,
+            metric=metric,
+            direction=direction,
+            coords=coords,
+            max_rank=max_rank,
+            chunk_size=chunk_size,
+            group=group,
+        )
 
-    def group_gaps(self, *args: Any, **kwargs: Any) -> xr.Dataset:
-        """Draws of each group's gap to a reference group: :func:`bayescm.group_gaps`.
+    @keyword_checked
+    def group_gaps(
+        self,
+        reference: str | None = None,
+        measures: str | Sequence[str] | None = None,
+        *,
+        epsilon: float = 0.05,
+        ratio_bounds: tuple[float, float] = (0.8, 1.25),
+        groups: Sequence[str] | None = None,
+        min_items: int | None = None,
+    ) -> xr.Dataset:
+        """Posterior draws of each group's gap to a reference group, and of the largest gaps.
+
+        The method form of :func:`bayescm.compare.group_gaps`: ``idata.bcm.group_gaps(...)`` is
+        ``bcm.compare.group_gaps(idata, ...)``, with the same parameters.
 
         Examples
         --------
@@ -176,10 +289,33 @@ class BayescmAccessor:
         """
         from bayescm.comparisons.groups import group_gaps
 
-        return group_gaps(self._tree, *args, **kwargs)
+        return group_gaps(
+            self._tree,
+            reference=reference,
+            measures=measures,
+            epsilon=epsilon,
+            ratio_bounds=ratio_bounds,
+            groups=groups,
+            min_items=min_items,
+        )
 
-    def fairness_table(self, *args: Any, **kwargs: Any) -> pd.DataFrame:
-        """Gaps between groups with ``P(|gap| > epsilon)``: :func:`bayescm.fairness_table`.
+    @keyword_checked
+    def fairness_table(
+        self,
+        reference: str | None = None,
+        measures: str | Sequence[str] | None = None,
+        *,
+        epsilon: float = 0.05,
+        ratio_bounds: tuple[float, float] = (0.8, 1.25),
+        hdi_prob: float | None = None,
+        groups: Sequence[str] | None = None,
+        min_items: int | None = None,
+    ) -> pd.DataFrame:
+        """Gaps between groups as a table: observed, mean, HDI and ``P(outside the band)``.
+
+        The method form of :func:`bayescm.compare.fairness_table`:
+        ``idata.bcm.fairness_table(...)`` is ``bcm.compare.fairness_table(idata, ...)``, with
+        the same parameters.
 
         Examples
         --------
@@ -190,10 +326,23 @@ class BayescmAccessor:
         """
         from bayescm.comparisons.groups import fairness_table
 
-        return fairness_table(self._tree, *args, **kwargs)
+        return fairness_table(
+            self._tree,
+            reference=reference,
+            measures=measures,
+            epsilon=epsilon,
+            ratio_bounds=ratio_bounds,
+            hdi_prob=hdi_prob,
+            groups=groups,
+            min_items=min_items,
+        )
 
-    def save(self, *args: Any, **kwargs: Any) -> Path:
-        """Write the tree to netCDF: :func:`bayescm.save`.
+    @keyword_checked
+    def save(self, path: str | os.PathLike[str], *, compact: bool = True) -> Path:
+        """Write a result tree to netCDF (via a temporary file, so an open file can be replaced).
+
+        The method form of :func:`bayescm.save`: ``idata.bcm.save(...)`` is ``bcm.save(idata,
+        ...)``, with the same parameters.
 
         Examples
         --------
@@ -207,190 +356,4 @@ class BayescmAccessor:
         """
         from bayescm.core.container import save
 
-        return save(self._tree, *args, **kwargs)
-
-    # ------------------------------------------------------------------ plots
-    def plot_metric(self, *args: Any, **kwargs: Any) -> Axes:
-        """Posterior density of one metric: :func:`bayescm.plots.plot_metric`.
-
-        Examples
-        --------
-        >>> import bayescm as bcm
-        >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
-        ...                 random_seed=1)
-        >>> idata.bcm.plot_metric("tpr").get_title()
-        'TPR'
-        >>> import matplotlib.pyplot as plt; plt.close("all")
-        """
-        from bayescm.plots import plot_metric
-
-        return plot_metric(self._tree, *args, **kwargs)
-
-    def plot_metrics(self, *args: Any, **kwargs: Any) -> Figure:
-        """A grid of metric posteriors: :func:`bayescm.plots.plot_metrics`.
-
-        Examples
-        --------
-        >>> import bayescm as bcm
-        >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
-        ...                 random_seed=1)
-        >>> len(idata.bcm.plot_metrics(["tpr", "bm"]).axes)
-        2
-        >>> import matplotlib.pyplot as plt; plt.close("all")
-        """
-        from bayescm.plots import plot_metrics
-
-        return plot_metrics(self._tree, *args, **kwargs)
-
-    def plot_forest(self, *args: Any, **kwargs: Any) -> Axes:
-        """HDIs of a metric across classifiers (or classes): :func:`bayescm.plots.plot_forest`.
-
-        Examples
-        --------
-        >>> import bayescm as bcm
-        >>> from bayescm.io.datasets import literature_matrices
-        >>> mats = literature_matrices()
-        >>> batch = bcm.fit({k: mats[k] for k in ("5b", "7a", "8")}, metrics=["bm"],
-        ...                 random_seed=0)
-        >>> len(batch.bcm.plot_forest("bm").get_yticklabels())
-        3
-        >>> import matplotlib.pyplot as plt; plt.close("all")
-        """
-        from bayescm.plots import plot_forest
-
-        return plot_forest(self._tree, *args, **kwargs)
-
-    def plot_theta(self, *args: Any, **kwargs: Any) -> Axes:
-        """Heatmap of the confusion probabilities: :func:`bayescm.plots.plot_theta`.
-
-        Examples
-        --------
-        >>> import bayescm as bcm
-        >>> idata = bcm.fit(bcm.ConfusionMatrix([[90, 10, 0], [20, 70, 10], [0, 10, 50]]),
-        ...                 random_seed=0)
-        >>> idata.bcm.plot_theta().get_xlabel()
-        'predicted class'
-        >>> import matplotlib.pyplot as plt; plt.close("all")
-        """
-        from bayescm.plots import plot_theta
-
-        return plot_theta(self._tree, *args, **kwargs)
-
-    def plot_priors(self, *args: Any, **kwargs: Any) -> Figure:
-        """Prior densities implied on the metrics: :func:`bayescm.plots.plot_priors`.
-
-        Examples
-        --------
-        >>> import bayescm as bcm
-        >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
-        ...                 random_seed=1)
-        >>> idata.bcm.plot_priors(["tpr"]).axes[0].get_title()
-        'TPR'
-        >>> import matplotlib.pyplot as plt; plt.close("all")
-        """
-        from bayescm.plots import plot_priors
-
-        return plot_priors(self._tree, *args, **kwargs)
-
-    def plot_roc(self, *args: Any, **kwargs: Any) -> Axes:
-        """ROC curves of a scores fit with their bands: :func:`bayescm.plots.plot_roc`.
-
-        Examples
-        --------
-        >>> from bayescm.models.scores import ScoresModel
-        >>> ScoresModel.example().bcm.plot_roc(bands="pointwise").get_title()
-        'ROC curve'
-        >>> import matplotlib.pyplot as plt; plt.close("all")
-        """
-        from bayescm.plots import plot_roc
-
-        return plot_roc(self._tree, *args, **kwargs)
-
-    def plot_pr(self, *args: Any, **kwargs: Any) -> Axes:
-        """Precision-recall curves of a scores fit: :func:`bayescm.plots.plot_pr`.
-
-        Examples
-        --------
-        >>> from bayescm.models.scores import ScoresModel
-        >>> ScoresModel.example().bcm.plot_pr(classifier="A").get_title()
-        'PR curve'
-        >>> import matplotlib.pyplot as plt; plt.close("all")
-        """
-        from bayescm.plots import plot_pr
-
-        return plot_pr(self._tree, *args, **kwargs)
-
-    def plot_reliability(self, *args: Any, **kwargs: Any) -> Axes:
-        """Reliability diagram and ECE of a scores fit: :func:`bayescm.plots.plot_reliability`.
-
-        Examples
-        --------
-        >>> from bayescm.models.scores import ScoresModel
-        >>> ScoresModel.example().bcm.plot_reliability().get_title()
-        'Reliability'
-        >>> import matplotlib.pyplot as plt; plt.close("all")
-        """
-        from bayescm.plots import plot_reliability
-
-        return plot_reliability(self._tree, *args, **kwargs)
-
-    def plot_delta_auc(self, *args: Any, **kwargs: Any) -> Axes:
-        """Posterior of AUC_B - AUC_A with P(B > A): :func:`bayescm.plots.plot_delta_auc`.
-
-        Examples
-        --------
-        >>> from bayescm.models.scores import ScoresModel
-        >>> ScoresModel.example().bcm.plot_delta_auc("B", "A").get_title()[:14]
-        'AUC: B - A, P('
-        >>> import matplotlib.pyplot as plt; plt.close("all")
-        """
-        from bayescm.plots import plot_delta_auc
-
-        return plot_delta_auc(self._tree, *args, **kwargs)
-
-    def plot_sroc(self, *args: Any, **kwargs: Any) -> Axes:
-        """Summary ROC of a hierarchical fit with its regions: :func:`bayescm.plots.plot_sroc`.
-
-        Examples
-        --------
-        >>> import bayescm as bcm
-        >>> from bayescm.models.hierarchical import HierarchicalModel
-        >>> idata = HierarchicalModel.example()  # six sites, model="hierarchical"
-        >>> idata.bcm.plot_sroc(outside="hide").get_title()
-        'Summary ROC of 6 sites'
-        >>> import matplotlib.pyplot as plt; plt.close("all")
-        """
-        from bayescm.plots import plot_sroc
-
-        return plot_sroc(self._tree, *args, **kwargs)
-
-    def plot_group_forest(self, *args: Any, **kwargs: Any) -> Axes | Figure:
-        """Groups, pooled and new-group rows: :func:`bayescm.plots.plot_group_forest`.
-
-        Examples
-        --------
-        >>> import bayescm as bcm
-        >>> from bayescm.models.hierarchical import HierarchicalModel
-        >>> idata = HierarchicalModel.example()  # six sites, model="hierarchical"
-        >>> idata.bcm.plot_group_forest("specificity").get_title()
-        'TNR by site'
-        >>> import matplotlib.pyplot as plt; plt.close("all")
-        """
-        from bayescm.plots import plot_group_forest
-
-        return plot_group_forest(self._tree, *args, **kwargs)
-
-    def plot_group_gaps(self, *args: Any, **kwargs: Any) -> Axes:
-        """Subgroup gaps with their tolerance band: :func:`bayescm.plots.plot_group_gaps`.
-
-        Examples
-        --------
-        >>> import bayescm as bcm
-        >>> fit = bcm.fit(bcm.datasets.subgroups(), random_seed=0)
-        >>> fit.bcm.plot_group_gaps("fpr_gap").get_title()
-        "Equalized odds (FPR): FPR gap to '30-44'"
-        >>> import matplotlib.pyplot as plt; plt.close("all")
-        """
-        from bayescm.plots import plot_group_gaps
-
-        return plot_group_gaps(self._tree, *args, **kwargs)
+        return save(self._tree, path=path, compact=compact)

@@ -26,6 +26,7 @@ import pandas as pd
 
 from bayescm.core.arguments import did_you_mean
 from bayescm.core.numtext import real_from_text, whole_from_text
+from bayescm.core.validate import check_probability
 
 __all__ = ["EXIT_USAGE", "Parser", "UsageError", "count", "decimals_for", "emit", "existing",
            "format_table", "json_value", "note_seed", "one_line", "positive_int", "probability",
@@ -245,11 +246,12 @@ def real(text: str) -> float:
 
 
 def probability(text: str) -> float:
-    """Argument type: a number strictly between 0 and 1."""
+    """Argument type: a number strictly between 0 and 1 (the package's one check)."""
     value = real(text)
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError(f"{text} must lie strictly between 0 and 1")
-    return value
+    try:
+        return check_probability(value, "the value")
+    except (TypeError, ValueError):
+        raise argparse.ArgumentTypeError(f"{text} must lie strictly between 0 and 1") from None
 
 
 def whole(text: str, minimum: int, what: str, too_small: str, maximum: int = 2**63 - 1

@@ -8,7 +8,7 @@ import bayescm as bcm
 from bayescm.analyses.predictive import posterior_predictive
 from bayescm.analyses.prevalence import with_prevalence
 from bayescm.analyses.samplesize import mu_at_power, plan
-from bayescm.analyses.simulate import simulate
+from bayescm.analyses.simulation import simulate
 from bayescm.core.stats import hdi
 
 

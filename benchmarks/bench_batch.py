@@ -48,7 +48,7 @@ def main() -> None:
     parser.add_argument("--draws", type=int, default=1000)
     parser.add_argument("--chains", type=int, default=4)
     args = parser.parse_args()
-    counts = bcm.simulate_counts(200, size=args.batch, prevalence=0.3, tpr=0.85, tnr=0.9,
+    counts = bcm.analyses.simulate_counts(200, size=args.batch, prevalence=0.3, tpr=0.85, tnr=0.9,
                                  random_seed=0)
     load0 = os.getloadavg()[0]
     half = args.batch // 2  # the floor's halves before and after: both see the same load

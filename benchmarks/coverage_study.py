@@ -60,7 +60,8 @@ def coverage(k: int, acc: float, n: int, prior: str, reps: int, seed: int) -> di
     for start in range(0, reps, 50):
         batch = {str(i): bcm.ConfusionMatrix(c, labels=labels)
                  for i, c in enumerate(counts[start:start + 50], start=start)}
-        tree = bcm.fit(batch, rates=candidate(prior, k), metrics=list(METRICS), draws=500,
+        tree = bcm.fit(batch, priors={"rates": candidate(prior, k)}, metrics=list(METRICS),
+                       draws=500,
                        chains=2, random_seed=seed + start)  # rates=None: the default
         for m in METRICS:
             x = tree["posterior"][m].transpose("classifier", "chain", "draw").values
@@ -94,7 +95,7 @@ def paired_coverage(k: int, acc: float, n: int, reps: int, seed: int, prior: obj
 
 
 def main() -> None:
-    from bayescm.models.fitting import PriorStrengthWarning
+    from bayescm.models.checks import PriorStrengthWarning
 
     warnings.simplefilter("ignore", PriorStrengthWarning)  # small classes are the point here
     parser = argparse.ArgumentParser()

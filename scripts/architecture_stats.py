@@ -34,7 +34,7 @@ def layer(module: str) -> int:
     name = parts[1] if len(parts) > 1 else "interfaces"
     if name in INTERFACE_PACKAGES:
         return LAYERS.index("interfaces")
-    if name == "_version":
+    if name in ("_version", "errors"):  # leaves every layer may import
         return 0
     return LAYERS.index(name) if name in LAYERS else LAYERS.index("interfaces")
 

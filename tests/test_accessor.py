@@ -105,3 +105,31 @@ def test_registered_on_import_without_matplotlib():
             "assert hasattr(xr.DataTree(), 'bcm')\n"
             "assert 'matplotlib' not in sys.modules, 'import bayescm imported matplotlib'\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_methods_have_the_functions_signatures_and_the_file_is_current():
+    """Each method takes what its function takes after the tree; the file is what
+    scripts/make_accessor.py writes from the functions today (rerun it after a change)."""
+    import importlib.util
+    import inspect
+    from pathlib import Path
+
+    from bayescm.accessor import BayescmAccessor
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("make_accessor",
+                                                  root / "scripts" / "make_accessor.py")
+    assert spec is not None and spec.loader is not None
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    for name, (module, _) in maker.METHODS.items():
+        func = inspect.unwrap(getattr(importlib.import_module(module), name))
+        want = list(inspect.signature(func).parameters.values())[1:]
+        got = list(inspect.signature(getattr(BayescmAccessor, name)).parameters.values())[1:]
+        assert [(p.name, p.kind, p.default) for p in got] == \
+            [(p.name, p.kind, p.default) for p in want], name
+    public = {n for n in dir(BayescmAccessor) if not n.startswith("_")}
+    assert public == set(maker.METHODS)
+    for path, text in maker.rendered().items():
+        assert path.read_text(encoding="utf-8") == text, (
+            f"{path.name} is out of date: run .venv/bin/python scripts/make_accessor.py")

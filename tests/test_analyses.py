@@ -12,7 +12,7 @@ from bayescm.analyses.summary import informedness
 @pytest.fixture(scope="module")
 def screening():
     cm = bcm.ConfusionMatrix.from_counts(tp=45, fn=5, tn=47, fp=3)
-    return bcm.fit(cm, prevalence=bcm.Fixed(0.5), random_seed=0, draws=2000)
+    return bcm.fit(cm, priors={"prevalence": bcm.Fixed(0.5)}, random_seed=0, draws=2000)
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +71,7 @@ def test_prevalence_draws_array_and_shape_errors(screening):
 
 
 def test_custom_metric_needs_metrics_argument():
-    nb = bcm.Metric("net_benefit", lambda tp, fn, fp, tn: tp - fp * 0.1 / 0.9)
+    nb = bcm.metrics.Metric("net_benefit", lambda tp, fn, fp, tn: tp - fp * 0.1 / 0.9)
     cm = bcm.ConfusionMatrix.from_counts(tp=20, fn=5, tn=20, fp=5)
     idata = bcm.fit(cm, metrics=["ppv", nb], random_seed=0, draws=500)
     with pytest.raises(ValueError, match=r"custom metrics \['net_benefit'\].*metrics="):

@@ -143,7 +143,7 @@ def test_multiclass_table_pasted(page: AppPage) -> None:
     tab.inputs.table.value = "truth;a;b;c\na;9;1;0\nb;2;7;1\nc;0;1;5\n"
     tab.draws.value = "500"
     assert tab.run() is True, tab.last_error
-    assert set(tab.metrics.value) <= set(bcm.list_metrics("multiclass").index)
+    assert set(tab.metrics.value) <= set(bcm.metrics.list_metrics("multiclass").index)
     cm = bcm.ConfusionMatrix([[9, 1, 0], [2, 7, 1], [0, 1, 5]], labels=["a", "b", "c"])
     idata = bcm.fit(cm, draws=500, random_seed=1)
     assert tab.result.table.equals(bcm.summary(idata, var_names=list(tab.metrics.value)))

@@ -12,10 +12,11 @@ import bayescm as bcm
 from bayescm.analyses.batch import prepare
 from bayescm.analyses.batch_chunk import summarize_chunk
 from bayescm.core.diagnostics import rhat_ess_split
-from bayescm.core.stats import hdi, hdi_rows, moments_rhat_ess_rows
+from bayescm.core.moments import moments_rhat_ess_rows
+from bayescm.core.stats import hdi, hdi_rows
 from bayescm.core.streams import child
 
-COUNTS = bcm.simulate_counts(80, size=40, random_seed=0)
+COUNTS = bcm.analyses.simulate_counts(80, size=40, random_seed=0)
 MATS = {f"c{i}": bcm.ConfusionMatrix(c, labels=["pos", "neg"], positive="pos")
         for i, c in enumerate(COUNTS)}
 COLUMNS = ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu", "r_hat", "ess_mean"]
@@ -67,10 +68,10 @@ def test_a_chunk_summarises_exactly_its_own_draws():
     2 BACC - 1, ...) match up to float32 rounding; their HDI window may be a neighbour of the
     direct one where two windows tie within rounding, hence 1 % of an sd there.
     """
-    odd = [bcm.Metric("nan_acc", _sometimes_nan, scale="proportion"),
-           bcm.Metric("inf_ratio", _sometimes_inf),
-           bcm.Metric("half_tpr", _half_tpr_mostly, scale="proportion")]
-    batch = prepare(MATS, [*bcm.list_metrics("binary").index, *odd], random_seed=9,
+    odd = [bcm.metrics.Metric("nan_acc", _sometimes_nan, scale="proportion"),
+           bcm.metrics.Metric("inf_ratio", _sometimes_inf),
+           bcm.metrics.Metric("half_tpr", _half_tpr_mostly, scale="proportion")]
+    batch = prepare(MATS, [*bcm.metrics.list_metrics("binary").index, *odd], random_seed=9,
                     chunk_size=40, probabilities={"bm": ("<", 0.5)})
     plan = batch.plan
     related = {y for y, _, _, _ in plan.relations}
@@ -194,8 +195,8 @@ def test_var_names_aliases_and_the_matrix_variables():
 
 def test_memory_does_not_grow_with_the_batch():
     """Peak allocations: one block of draws plus the table, whatever the batch size."""
-    small = bcm.simulate_counts(50, size=130, random_seed=1)  # two blocks of 65
-    large = bcm.simulate_counts(50, size=1300, random_seed=1)
+    small = bcm.analyses.simulate_counts(50, size=130, random_seed=1)  # two blocks of 65
+    large = bcm.analyses.simulate_counts(50, size=1300, random_seed=1)
     peaks = []
     for counts in (small, large):
         tracemalloc.start()

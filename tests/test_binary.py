@@ -7,7 +7,7 @@ import pytest
 from scipy import integrate, stats
 
 import bayescm as bcm
-from bayescm.metrics.base import BINARY_METRICS
+from bayescm.metrics.binary import BINARY_METRICS
 from conftest import beta_hdi
 
 
@@ -140,7 +140,7 @@ def test_undefined_point_estimates_are_nan_not_crash():
 
 
 def test_all_zero_matrix_posterior_is_prior():
-    with pytest.warns(bcm.EmptyMatrixWarning):
+    with pytest.warns(bcm.errors.EmptyMatrixWarning):
         cm = bcm.ConfusionMatrix.from_counts(tp=0, fn=0, tn=0, fp=0)
     idata = bcm.fit(cm, random_seed=0)
     tpr = idata["posterior"]["tpr"].values.ravel()
@@ -149,7 +149,7 @@ def test_all_zero_matrix_posterior_is_prior():
 
 
 def test_jeffreys_and_per_parameter_priors(cocaine):
-    idata = bcm.fit(cocaine, prior="jeffreys", tnr=bcm.Beta(2, 2), random_seed=3)
+    idata = bcm.fit(cocaine, prior="jeffreys", priors={"tnr": bcm.Beta(2, 2)}, random_seed=3)
     tpr = idata["posterior"]["tpr"].values.ravel()
     tnr = idata["posterior"]["tnr"].values.ravel()
     assert stats.kstest(tpr, stats.beta(26.5, 0.5).cdf).pvalue > 1e-3
@@ -162,7 +162,8 @@ def test_jeffreys_and_per_parameter_priors(cocaine):
 
 
 def test_fixed_prevalence_is_constant(cocaine):
-    idata = bcm.fit(cocaine, prevalence=bcm.Fixed(0.5), tpr=bcm.Beta.from_mean(0.9, 20),
+    idata = bcm.fit(cocaine, priors={"prevalence": bcm.Fixed(0.5),
+                                     "tpr": bcm.Beta.from_mean(0.9, 20)},
                     random_seed=0)
     post = idata["posterior"]
     assert "prevalence" not in post
@@ -230,19 +231,19 @@ def test_unknown_metric_and_method(cocaine):
     with pytest.raises(ValueError, match="hdi_prob must lie strictly"):
         bcm.fit(cocaine, hdi_prob=95)
     with pytest.raises(ValueError, match="Only the prevalence can be fixed, not tpr"):
-        bcm.fit(cocaine, tpr=bcm.Fixed(0.9))
+        bcm.fit(cocaine, priors={"tpr": bcm.Fixed(0.9)})
     with pytest.raises(TypeError, match="not parameters of the binary model"):
-        bcm.fit(cocaine, rates=bcm.Dirichlet(1))
+        bcm.fit(cocaine, priors={"rates": bcm.Dirichlet(1)})
     with pytest.raises(TypeError, match="not a prior for the binary model's tpr"):
-        bcm.fit(cocaine, tpr=bcm.Dirichlet(1))
+        bcm.fit(cocaine, priors={"tpr": bcm.Dirichlet(1)})
     from pymc_extras.prior import Prior
 
     with pytest.raises(ValueError, match="needs conjugate priors"):
-        bcm.fit(cocaine, tnr=Prior("Beta", alpha=2, beta=2), method="exact")
+        bcm.fit(cocaine, priors={"tnr": Prior("Beta", alpha=2, beta=2)}, method="exact")
 
 
 def test_custom_metric_on_posterior_and_prior(cocaine):
-    youden_half = bcm.Metric("half_bm", lambda tp, fn, fp, tn: 0.5 * (tp / (tp + fn)
+    youden_half = bcm.metrics.Metric("half_bm", lambda tp, fn, fp, tn: 0.5 * (tp / (tp + fn)
                                                                       + tn / (tn + fp) - 1))
     idata = bcm.fit(cocaine, metrics=["bm", youden_half], random_seed=0)
     assert np.allclose(idata["posterior"]["half_bm"], idata["posterior"]["bm"] / 2)
@@ -253,21 +254,21 @@ def test_custom_metric_on_posterior_and_prior(cocaine):
 
 def test_custom_metric_errors(cocaine):
     with pytest.raises(ValueError, match="clashes with the built-in 'tpr'"):
-        bcm.fit(cocaine, metrics=[bcm.Metric("recall", lambda tp, fn, fp, tn: tp)])
+        bcm.fit(cocaine, metrics=[bcm.metrics.Metric("recall", lambda tp, fn, fp, tn: tp)])
     with pytest.raises(ValueError, match="must be an identifier"):
-        bcm.Metric("my metric", lambda tp, fn, fp, tn: tp)
+        bcm.metrics.Metric("my metric", lambda tp, fn, fp, tn: tp)
     with pytest.raises(ValueError, match="reserved"):
-        bcm.Metric("theta", lambda tp, fn, fp, tn: tp)
+        bcm.metrics.Metric("theta", lambda tp, fn, fp, tn: tp)
     with pytest.raises(ValueError, match="returned shape"):
-        bcm.fit(cocaine, metrics=[bcm.Metric("bad", lambda tp, fn, fp, tn: np.ones(3))])
+        bcm.fit(cocaine, metrics=[bcm.metrics.Metric("bad", lambda tp, fn, fp, tn: np.ones(3))])
     with pytest.raises(ValueError, match="Metric 'boom' failed"):
-        bcm.fit(cocaine, metrics=[bcm.Metric("boom", lambda tp, fn, fp, tn: 1 / "x")])
+        bcm.fit(cocaine, metrics=[bcm.metrics.Metric("boom", lambda tp, fn, fp, tn: 1 / "x")])
     with pytest.raises(ValueError, match="kind 'multiclass' but the model is binary"):
-        bcm.fit(cocaine, metrics=[bcm.Metric("m", lambda t: t, kind="multiclass")])
+        bcm.fit(cocaine, metrics=[bcm.metrics.Metric("m", lambda t: t, kind="multiclass")])
 
 
 def test_at_least_25_metrics_with_long_names():
-    table = bcm.list_metrics()
+    table = bcm.metrics.list_metrics()
     assert len(table) >= 25
     for needed in ("prevalence", "bias", "tpr", "tnr", "ppv", "npv", "fnr", "fpr", "fdr", "for",
                    "acc", "bacc", "f1", "f05", "f2", "mcc", "bm", "mk", "kappa", "lr_plus",
@@ -291,29 +292,29 @@ def test_fbeta_matches_sklearn():
 
 
 def test_every_metric_has_working_aliases():
-    from bayescm.metrics.base import resolve_metrics
+    from bayescm.metrics.catalogue import resolve_metrics
 
     for metric in BINARY_METRICS.values():
         for alias in metric.aliases:
             assert resolve_metrics([alias], BINARY_METRICS, "binary")[0] is metric
 
 
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_fixed_prevalence_far_from_the_test_set_warns():
     """37 of 44 positives are implausible under a fixed 50 % (binomial p ~ 5e-6)."""
     import warnings
 
     from scipy.stats import binomtest
 
-    from bayescm.models.fitting import PrevalenceMismatchWarning
+    from bayescm.models.checks import PrevalenceMismatchWarning
 
     cm = bcm.ConfusionMatrix.from_counts(tp=28, fn=9, tn=3, fp=4)
     assert binomtest(37, 44, 0.5).pvalue < 1e-3
     with pytest.warns(PrevalenceMismatchWarning, match=r"84%, 16%.*bcm.with_prevalence"):
-        bcm.fit(cm, prevalence=bcm.Fixed(0.5), draws=10)
+        bcm.fit(cm, priors={"prevalence": bcm.Fixed(0.5)}, draws=10)
     with warnings.catch_warnings():
         warnings.simplefilter("error", PrevalenceMismatchWarning)
-        bcm.fit(cm, prevalence=bcm.Fixed(0.8), draws=10)  # consistent: silent
+        bcm.fit(cm, priors={"prevalence": bcm.Fixed(0.8)}, draws=10)  # consistent: silent
     three = bcm.ConfusionMatrix([[40, 1, 1], [1, 5, 0], [0, 1, 5]])
     with pytest.warns(PrevalenceMismatchWarning, match="implausible"):
-        bcm.fit(three, prevalence=bcm.Fixed([1 / 3, 1 / 3, 1 / 3]), draws=10)
+        bcm.fit(three, priors={"prevalence": bcm.Fixed([1 / 3, 1 / 3, 1 / 3])}, draws=10)

@@ -34,7 +34,7 @@ def _sbc_ranks(prior: bcm.Beta, seed: int) -> dict[str, np.ndarray]:
     return {k: (post[k].values[0] < v[None, :]).sum(axis=0) for k, v in truth.items()}
 
 
-@pytest.mark.parametrize(("prior", "seed"), [(bcm.Laplace(), 10), (bcm.Beta(2, 5), 20)])
+@pytest.mark.parametrize(("prior", "seed"), [(bcm.priors.Laplace(), 10), (bcm.Beta(2, 5), 20)])
 def test_sbc_ranks_uniform(prior, seed):
     ranks = _sbc_ranks(prior, seed)
     bins = 10  # ranks 0..99 in 10 bins of 10

@@ -212,7 +212,7 @@ def test_run_says_what_it_fitted_and_wrote(capsys: pytest.CaptureFixture[str],
     code, out, err = run(capsys, "run", str(ROOT / "models" / "cocaine_purity.toml"),
                          "--output", str(out_dir), "--draws", "200")
     assert code == 0, err
-    spec = bcm.load_spec(ROOT / "models" / "cocaine_purity.toml")
+    spec = bcm.spec.load_spec(ROOT / "models" / "cocaine_purity.toml")
     assert spec.name in out and f"{spec.data.n} samples" in out
     assert f"seed {spec.options['random_seed']}" in out
     assert "tpr" in out and "hdi_lower" in out  # the summary itself

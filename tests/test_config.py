@@ -115,9 +115,9 @@ def test_defaults_follow_the_setting():
     x = np.random.default_rng(0).normal(size=10_000)
     with bcm.rc_context(stats_hdi_prob=0.5):
         np.testing.assert_allclose(hdi(x), hdi(x, 0.5))
-        res = bcm.compare_paired_counts(700, 60, 20, 220, random_seed=0)
+        res = bcm.compare.compare_paired_counts(700, 60, 20, 220, random_seed=0)
         assert res["comparison"].attrs.get("hdi_prob", res.attrs.get("hdi_prob")) == 0.5
-        table = bcm.frequentist.bootstrap([1, 0, 1, 1, 0, 1], [1, 0, 0, 1, 0, 1],
+        table = bcm.analyses.frequentist.bootstrap([1, 0, 1, 1, 0, 1], [1, 0, 0, 1, 0, 1],
                                           n_boot=200, random_seed=0)
         assert table.ci == 0.5
         from bayescm.core.betahdi import beta_hdi

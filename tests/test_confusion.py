@@ -71,7 +71,7 @@ def test_from_predictions_binary_and_extra_labels():
 
 
 def test_all_zero_warns():
-    with pytest.warns(bcm.EmptyMatrixWarning, match="posterior will equal the prior"):
+    with pytest.warns(bcm.errors.EmptyMatrixWarning, match="posterior will equal the prior"):
         bcm.ConfusionMatrix.from_counts(tp=0, fn=0, tn=0, fp=0)
 
 

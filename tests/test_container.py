@@ -21,7 +21,8 @@ def _fits() -> dict[str, xr.DataTree]:
         "batch": bcm.fit({"x": binary, "y": bcm.ConfusionMatrix.from_counts(tp=5, fn=3, tn=9,
                                                                             fp=1)},
                          draws=200, random_seed=1),
-        "fixed prevalence": bcm.fit(binary, draws=200, random_seed=1, prevalence=bcm.Fixed(0.75)),
+        "fixed prevalence": bcm.fit(binary, draws=200, random_seed=1,
+                                    priors={"prevalence": bcm.Fixed(0.75)}),
     }
 
 

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import coverage_study as grid
 
 pytestmark = [pytest.mark.slow,
-              pytest.mark.filterwarnings("ignore::bayescm.models.fitting.PriorStrengthWarning")]
+              pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")]
 
 
 @pytest.mark.parametrize(("k", "acc"), [(2, 0.6), (2, 0.95), (5, 0.8), (20, 0.6), (20, 0.95)])

@@ -3,7 +3,7 @@
 Each defect (a decimal comma, a repeated column, ``0_9``, a missing cell, Latin-1 bytes, ...)
 is applied to a good file of each reader (a labelled matrix, a table of matrices, labels and
 scores, a leaderboard, a spec's data file, the app's pasted table); every combination must
-raise :class:`~bayescm.core.csvtable.CSVFormatError` naming the file, the line and the column,
+raise :class:`~bayescm.errors.CSVFormatError` naming the file, the line and the column,
 and the good files (with a byte-order mark, CRLF line ends, blank lines, spaces, quotes) must
 still read to the same values.
 """
@@ -46,7 +46,7 @@ def _spec(form: str) -> Callable[[Path], Any]:
                 "spec-table": f'table = "{path.name}"',
                 "spec-scores": f'scores = "{path.name}"\nlabel = "y"\nscore = ["s"]'}[form]
         spec.write_text(f"[data]\n{data}\n")
-        return bcm.load_spec(spec).data
+        return bcm.spec.load_spec(spec).data
     return read
 
 

@@ -11,7 +11,7 @@ import bayescm as bcm
 from bayescm.analyses.batch import _run_here, prepare
 from bayescm.analyses.batch_dask import check_client
 
-COUNTS = bcm.simulate_counts(60, size=45, random_seed=0)
+COUNTS = bcm.analyses.simulate_counts(60, size=45, random_seed=0)
 KW = {"labels": ["pos", "neg"], "positive": "pos", "random_seed": 3, "chunk_size": 7,
       "probabilities": {"bm": ("<", 0.2)}}
 

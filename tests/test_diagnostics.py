@@ -114,7 +114,7 @@ def test_one_pass_split_diagnostics_equal_separate_ones():
 @pytest.mark.parametrize("n", [7, 8192, 8193, 20_000, 50_001])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_rowdot_equals_vecdot_whatever_the_row_length(n: int, dtype: type) -> None:
-    from bayescm.core.stats import rowdot
+    from bayescm.core.moments import rowdot
 
     rng = np.random.default_rng(n)
     a = rng.normal(size=(3, 2, n)).astype(dtype)

@@ -3,8 +3,9 @@ reference, and the public docstrings teach in a checked form (issue 18, points 1
 
 "Public" means every function and class reachable as ``bcm.<name>`` for a name in
 ``bcm.__all__``, every one in the ``__all__`` of the public namespaces ``bcm.datasets``,
-``bcm.diagnostics``, ``bcm.frequentist``, ``bcm.metrics``, ``bcm.plots``, ``bcm.priors``,
-``bcm.samplesize`` and ``bcm.stats``, and the public methods (no leading underscore, defined in
+``bcm.stats``, ``bcm.analyses.frequentist``, ``bcm.metrics``, ``bcm.plots``, ``bcm.priors``,
+``bcm.samplesize``, ``bcm.analyses``, ``bcm.compare``, ``bcm.errors``, ``bcm.spec`` and
+``bcm.stats``, and the public methods (no leading underscore, defined in
 the class itself) of those classes. Constants and settings objects (``HDI_PROB``,
 ``rcParams``, ``DATASETS``, ...) and anything defined outside bayescm are not callables of the
 API and are left out. Each object is checked once, under the first public name that reaches it.
@@ -44,8 +45,8 @@ import bayescm.plots
 
 API_INDEX = Path(__file__).resolve().parents[1] / "docs" / "api" / "index.rst"
 
-NAMESPACES = ("datasets", "diagnostics", "frequentist", "metrics", "plots", "priors",
-              "samplesize", "stats")
+NAMESPACES = ("analyses", "compare", "datasets", "errors", "metrics", "plots", "priors",
+              "samplesize", "spec", "stats")
 """The submodules in ``bcm.__all__`` whose own ``__all__`` is public API too."""
 
 CHECKS = {

@@ -10,7 +10,7 @@ import pytest
 import xarray as xr
 
 import bayescm as bcm
-from bayescm.core.errors import MisspecificationWarning, UndefinedDrawsWarning
+from bayescm.errors import MisspecificationWarning, UndefinedDrawsWarning
 from bayescm.models.calibration import expected_calibrated_ece
 from bayescm.models.nuts import ConvergenceWarning, convergence_problems, warn_convergence
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import bayescm as bcm
-from bayescm.metrics.base import BINARY_METRICS
+from bayescm.metrics.binary import BINARY_METRICS
 from bayescm.priors.elicit import (
     LINEAR_METRICS,
     cells_from_metrics,
@@ -67,9 +67,9 @@ def test_inconsistent_and_redundant_values():
 
 def test_zero_cell_needs_base():
     values = {"tpr": 1.0, "tnr": 0.5, "prevalence": 0.5}
-    with pytest.raises(ValueError, match=r"base=bcm\.Laplace"):
+    with pytest.raises(ValueError, match=r"base=bcm\.priors\.Laplace"):
         priors_from_metrics(values, weight=10)
-    priors = priors_from_metrics(values, weight=10, base=bcm.Laplace())
+    priors = priors_from_metrics(values, weight=10, base=bcm.priors.Laplace())
     assert priors["tpr"] == bcm.Beta(6, 1)
 
 

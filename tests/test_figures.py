@@ -201,7 +201,7 @@ CASES: dict[str, Callable[[], Figure]] = {
     "binary_theta": _ax(lambda: plots.plot_theta(binary())),
     "binary_theta_rates": _ax(lambda: plots.plot_theta(binary(), var="rates")),
     "binary_priors": _ax(lambda: plots.plot_priors(
-        bcm.prior_sensitivity(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
+        bcm.analyses.prior_sensitivity(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
                               ["laplace", "jeffreys"], draws=500, random_seed=0),
         ["tpr", "tnr", "bm", "lr_plus"])),
     "batch_forest_bm": _ax(lambda: plots.plot_forest(batch(), "bm")),
@@ -220,7 +220,7 @@ CASES: dict[str, Callable[[], Figure]] = {
     "multiclass_theta": _ax(lambda: plots.plot_theta(ordered())),
     "multiclass_theta_rates": _ax(lambda: plots.plot_theta(ordered(), var="rates")),
     "paired": _ax(lambda: plots.plot_paired(
-        bcm.compare_paired_counts(700, 60, 20, 220, rope=0.01, random_seed=0), "acc")),
+        bcm.compare.compare_paired_counts(700, 60, 20, 220, rope=0.01, random_seed=0), "acc")),
     "planning_sample_size": _sample_size,
     "scores_roc": _ax(lambda: plots.plot_roc(scores())),
     "scores_pr": _ax(lambda: plots.plot_pr(scores())),

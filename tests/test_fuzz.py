@@ -286,12 +286,12 @@ def cases() -> list[Case]:
     out += numeric("posterior_predictive",
                    lambda v: bcm.posterior_predictive(fit_tree(), random_seed=v), "random_seed",
                    BAD_SEEDS, GOOD_SEEDS[:4])
-    out += numeric("prior_predictive", lambda v: bcm.prior_predictive(draws=v, chains=2),
+    out += numeric("prior_predictive", lambda v: bcm.analyses.prior_predictive(draws=v, chains=2),
                    "draws", BAD_POSITIVE_INT, [2])
-    out += numeric("prior_predictive", lambda v: bcm.prior_predictive(labels=v, **SMALL),
+    out += numeric("prior_predictive", lambda v: bcm.analyses.prior_predictive(labels=v, **SMALL),
                    "label", [["a"], ["a", "a"], "ab"], [["x", "y", "z"]])
     out += numeric("prior_sensitivity",
-                   lambda v: bcm.prior_sensitivity(COCAINE, v, **SMALL), "prior",
+                   lambda v: bcm.analyses.prior_sensitivity(COCAINE, v, **SMALL), "prior",
                    [[], ["nonsense"], 3], [["laplace", "jeffreys"]])
     # -------------------------------------------------------------- priors
     out += numeric("Beta", lambda v: bcm.Beta(v, 2), "alpha", BAD_POSITIVE_REAL, [0.5, 3])
@@ -361,17 +361,18 @@ def cases() -> list[Case]:
                                                 random_seed=v, **SMALL), "random_seed",
                    BAD_SEEDS, GOOD_SEEDS[:5])
     out += numeric("compare_paired_counts",
-                   lambda v: bcm.compare_paired_counts(v, 10, 4, 20, **SMALL), "both_right",
+                   lambda v: bcm.compare.compare_paired_counts(v, 10, 4, 20, **SMALL), "both_right",
                    [*BOOLS, -1, 1.5, *NON_FINITE, "3"], [5])
     # -------------------------------------------------------------- simulation, baselines
-    out += numeric("simulate", lambda v: bcm.simulate(v, random_seed=0), "n",
+    out += numeric("simulate", lambda v: bcm.analyses.simulate(v, random_seed=0), "n",
                    [*BOOLS, 0, -1, 1.5, *NON_FINITE, 2**70, "10"], [1, 100])
     for p in ("prevalence", "tpr", "tnr"):
-        out += numeric("simulate", lambda v, p=p: bcm.simulate(50, random_seed=0, **{p: v}), p,
+        out += numeric("simulate", lambda v, p=p: bcm.analyses.simulate(50, random_seed=0,
+                                                                        **{p: v}), p,
                        BAD_PROPORTION, [0.0, 1.0, 0.3])
-    out += numeric("simulate", lambda v: bcm.simulate(50, random_seed=v), "random_seed",
+    out += numeric("simulate", lambda v: bcm.analyses.simulate(50, random_seed=v), "random_seed",
                    BAD_SEEDS, GOOD_SEEDS[:5])
-    from bayescm import frequentist
+    from bayescm.analyses import frequentist
 
     out += numeric("bootstrap",
                    lambda v: frequentist.bootstrap(Y_TRUE, PRED_A, n_boot=v, positive=1),
@@ -381,10 +382,11 @@ def cases() -> list[Case]:
                    "ci", BAD_PROBABILITY, [0.9])
     out += numeric("binomial_interval", lambda v: frequentist.binomial_interval(3, v), "n",
                    [*BOOLS, 0, -3, 1.5, *NON_FINITE, "10"], [10])
-    out += numeric("priors_from_matrix", lambda v: bcm.priors_from_matrix(COCAINE, weight=v),
+    out += numeric("priors_from_matrix", lambda v: bcm.priors.priors_from_matrix(COCAINE, weight=v),
                    "weight", BAD_POSITIVE_REAL, [0.5])
     out += numeric("priors_from_metrics",
-                   lambda v: bcm.priors_from_metrics({"acc": v, "tpr": 0.7, "ppv": 0.75}, 10),
+                   lambda v: bcm.priors.priors_from_metrics({"acc": v, "tpr": 0.7, "ppv": 0.75},
+                                                            10),
                    "acc", [*BOOLS, -0.1, 1.5, *NON_FINITE, "0.8"], [0.8])
     # -------------------------------------------------------------- unknown keywords
     keyword_calls: dict[str, Callable[..., Any]] = {
@@ -395,23 +397,23 @@ def cases() -> list[Case]:
         "informedness": lambda **k: bcm.informedness(tree, **k),
         "with_prevalence": lambda **k: bcm.with_prevalence(fit_tree(), 0.1, **k),
         "posterior_predictive": lambda **k: bcm.posterior_predictive(fit_tree(), **k),
-        "prior_predictive": lambda **k: bcm.prior_predictive(**SMALL, **k),
-        "prior_sensitivity": lambda **k: bcm.prior_sensitivity(COCAINE, **SMALL, **k),
+        "prior_predictive": lambda **k: bcm.analyses.prior_predictive(**SMALL, **k),
+        "prior_sensitivity": lambda **k: bcm.analyses.prior_sensitivity(COCAINE, **SMALL, **k),
         "prob_superior": lambda **k: bcm.prob_superior(tree, other, metric="tpr", **k),
         "rank_probabilities": lambda **k: bcm.rank_probabilities(_BATCH, "acc", **k),
         "leaderboard": lambda **k: bcm.leaderboard([0.9, 0.8], n=100, draws=50, **k),
         "compare_paired": lambda **k: bcm.compare_paired(Y_TRUE, PRED_A, PRED_B, positive=1,
                                                          **SMALL, **k),
-        "compare_paired_counts": lambda **k: bcm.compare_paired_counts(5, 3, 2, 9, **SMALL,
+        "compare_paired_counts": lambda **k: bcm.compare.compare_paired_counts(5, 3, 2, 9, **SMALL,
                                                                        **k),
-        "simulate": lambda **k: bcm.simulate(20, **k),
-        "simulate_counts": lambda **k: bcm.simulate_counts(20, **k),
-        "priors_from_matrix": lambda **k: bcm.priors_from_matrix(COCAINE, **k),
-        "priors_from_metrics": lambda **k: bcm.priors_from_metrics(
+        "simulate": lambda **k: bcm.analyses.simulate(20, **k),
+        "simulate_counts": lambda **k: bcm.analyses.simulate_counts(20, **k),
+        "priors_from_matrix": lambda **k: bcm.priors.priors_from_matrix(COCAINE, **k),
+        "priors_from_metrics": lambda **k: bcm.priors.priors_from_metrics(
             {"acc": 0.8, "tpr": 0.7, "ppv": 0.75}, 10, **k),
-        "cells_from_metrics": lambda **k: bcm.cells_from_metrics(
+        "cells_from_metrics": lambda **k: bcm.priors.cells_from_metrics(
             {"acc": 0.8, "tpr": 0.7, "ppv": 0.75}, **k),
-        "list_metrics": lambda **k: bcm.list_metrics(**k),
+        "list_metrics": lambda **k: bcm.metrics.list_metrics(**k),
         "mu_bound": lambda **k: samplesize.mu_bound(100, **k),
         "required_n": lambda **k: samplesize.required_n(0.1, **k),
         "mu_at_power": lambda **k: samplesize.mu_at_power(100, n_sims=50, **k),
@@ -424,7 +426,7 @@ def cases() -> list[Case]:
         "plot_forest": lambda **k: bcm.plots.plot_forest(_BATCH, "bm", **k),
         "save": lambda **k: bcm.save(tree, "unused.nc", **k),
         "load": lambda **k: bcm.load("unused.nc", **k),
-        "load_spec": lambda **k: bcm.load_spec("unused.toml", **k),
+        "load_spec": lambda **k: bcm.spec.load_spec("unused.toml", **k),
         "from_counts": lambda **k: bcm.ConfusionMatrix.from_counts(tp=1, fn=2, tn=3, fp=4, **k),
         "from_predictions": lambda **k: bcm.ConfusionMatrix.from_predictions([0, 1], [1, 1],
                                                                              **k),
@@ -513,7 +515,7 @@ def input_cases() -> list[Case]:
              ("masked",)),
         Case("leaderboard-n=2**63", lambda: bcm.leaderboard({"a": 0.9, "b": 0.8}, n=2**63),
              "error", ("2**53",)),
-        Case("simulate-size-objects", lambda: bcm.simulate(10, size=5 * 10**7), "error",
+        Case("simulate-size-objects", lambda: bcm.analyses.simulate(10, size=5 * 10**7), "error",
              ("size",)),
         Case("refit-tampered-seed", lambda: bcm.refit(_tampered({"random_seed": "abc"})),
              "error", ("random_seed",)),
@@ -603,8 +605,8 @@ def file_cases() -> list[Case]:
         ("load-a-folder", lambda: bcm.load(_folder()), "folder"),
         ("load-a-text-file", lambda: bcm.load(_file("fit.nc", "not netCDF")), "fit.nc"),
         ("load-an-empty-file", lambda: bcm.load(_file("fit.nc", b"")), "fit.nc"),
-        ("load_spec-a-folder", lambda: bcm.load_spec(_folder()), "folder"),
-        ("load_spec-latin-1", lambda: bcm.load_spec(_file("s.toml", "# caf\u00e9\n".encode(
+        ("load_spec-a-folder", lambda: bcm.spec.load_spec(_folder()), "folder"),
+        ("load_spec-latin-1", lambda: bcm.spec.load_spec(_file("s.toml", "# caf\u00e9\n".encode(
             "latin-1"))), "utf-8"),
         ("spec.run-into-a-file", lambda: bcm.spec.parse_spec(
             {"data": {"tp": 5, "fn": 1, "tn": 4, "fp": 2}}, name="toy").run(_file("f", "x")),
@@ -690,7 +692,7 @@ def test_shared_seeds_warn_however_given() -> None:
             bcm.prob_superior(a, b, metric="tpr")
 
 
-@pytest.mark.filterwarnings("ignore::bayescm.EmptyMatrixWarning")
+@pytest.mark.filterwarnings("ignore::bayescm.errors.EmptyMatrixWarning")
 @given(st.lists(st.integers(min_value=0, max_value=2**64), min_size=4, max_size=4))
 def test_counts_exact_or_refused(cells: list[int]) -> None:
     """Any four non-negative integers give the exact total or a named OverflowError."""

@@ -185,7 +185,7 @@ def test_results_that_are_not_groups_are_refused():
                     draws=50, random_seed=0)
     with pytest.raises(ValueError, match="several groups of one binary classifier"):
         fairness_table(multi)
-    paired = bcm.compare_paired_counts(20, 5, 3, 10, random_seed=0)
+    paired = bcm.compare.compare_paired_counts(20, 5, 3, 10, random_seed=0)
     with pytest.raises(ValueError, match="binary classifier"):
         group_gaps(paired)
     with pytest.raises(ValueError, match="unpooled already"):
@@ -298,8 +298,8 @@ def test_subgroups_data_set():
 
 
 def test_public_names():
-    assert bcm.group_gaps is group_gaps and bcm.fairness_table is fairness_table
-    assert bcm.unpooled_fit is unpooled_fit and bcm.plots.plot_group_gaps is plot_group_gaps
+    assert bcm.compare.group_gaps is group_gaps and bcm.compare.fairness_table is fairness_table
+    assert bcm.compare.unpooled_fit is unpooled_fit and bcm.plots.plot_group_gaps is plot_group_gaps
 
 
 @pytest.mark.slow

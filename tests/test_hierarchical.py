@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import bayescm as bcm
-from bayescm.models.hierarchical import build_hierarchical_model, resolve_priors, sroc_draws
+from bayescm.models.hierarchical_build import build_hierarchical_model, sroc_draws
+from bayescm.models.hierarchical_priors import resolve_priors
 from bayescm.priors import HalfNormal
 
 

@@ -77,7 +77,8 @@ def test_analyses_name_the_kind_they_need():
 
 
 def test_sensitivity_results_are_supported_or_refused_by_name():
-    tree = bcm.prior_sensitivity(COCAINE, ["laplace", "jeffreys"], draws=100, random_seed=0)
+    tree = bcm.analyses.prior_sensitivity(COCAINE, ["laplace", "jeffreys"], draws=100,
+                                          random_seed=0)
     assert "tpr[jeffreys]" in bcm.summary(tree).index
     assert set(bcm.informedness(tree).index) == {"laplace", "jeffreys"}
     for call in (lambda t: bcm.with_prevalence(t, 0.1), bcm.posterior_predictive):

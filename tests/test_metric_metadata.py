@@ -74,7 +74,7 @@ def test_short_labels_drop_caveats_and_keep_synonyms():
     assert metric_info("mcc", "multiclass").label == "Matthews correlation coefficient"
     assert metric_info("acc_diff", "multiclass").label == "accuracy: A - B"
     assert "true positives" not in metric_info("prevalence").long_name  # not the TP cell
-    assert bcm.Metric("nb", lambda tp, fn, fp, tn: tp, label="net benefit").info.label == (
+    assert bcm.metrics.Metric("nb", lambda tp, fn, fp, tn: tp, label="net benefit").info.label == (
         "net benefit")
 
 
@@ -121,7 +121,7 @@ def test_evaluate_theta_is_the_one_evaluation():
     tp, fn, fp, tn = cells[:, 0, 0], cells[:, 0, 1], cells[:, 1, 0], cells[:, 1, 1]
     for m in BINARY_METRICS.values():
         np.testing.assert_allclose(out[m.name], m(tp, fn, fp, tn), equal_nan=True)
-    custom = bcm.Metric("diag", lambda t: np.einsum("...ii->...", t), kind="multiclass")
+    custom = bcm.metrics.Metric("diag", lambda t: np.einsum("...ii->...", t), kind="multiclass")
     np.testing.assert_allclose(evaluate_theta([custom], theta, "multiclass")["diag"],
                                np.trace(theta, axis1=-2, axis2=-1))
     with pytest.raises(ValueError, match="family"):
@@ -148,20 +148,20 @@ def test_metric_info_lookups():
 
 
 def test_custom_metrics_default_to_unbounded_and_travel():
-    m = bcm.Metric("j_index", _j_index)
+    m = bcm.metrics.Metric("j_index", _j_index)
     assert (m.scale, m.support, m.reference, m.display_name) == (
         "unbounded", (-np.inf, np.inf), None, "j_index")
-    shaped = bcm.Metric("j_index", _j_index, display_name="J", scale="signed")
+    shaped = bcm.metrics.Metric("j_index", _j_index, display_name="J", scale="signed")
     assert shaped.support == (-1.0, 1.0) and shaped.reference == 0.0
     again = pickle.loads(pickle.dumps(shaped))
     assert again == shaped and again.display_name == "J" and again.scale == "signed"
     assert again != m  # the metadata is part of equality
     with pytest.raises(ValueError, match="scale must be one of"):
-        bcm.Metric("x", _j_index, scale="percent")
+        bcm.metrics.Metric("x", _j_index, scale="percent")
     with pytest.raises(ValueError, match="outside the support"):
-        bcm.Metric("x", _j_index, scale="proportion", reference=2.0)
+        bcm.metrics.Metric("x", _j_index, scale="proportion", reference=2.0)
     with pytest.raises(ValueError, match="lower < upper"):
-        bcm.Metric("x", _j_index, support=(1.0, 0.0))
+        bcm.metrics.Metric("x", _j_index, support=(1.0, 0.0))
 
 
 def _j_index(tp, fn, fp, tn):
@@ -169,10 +169,10 @@ def _j_index(tp, fn, fp, tn):
 
 
 def test_list_metrics_shows_the_metadata():
-    table = bcm.list_metrics("multiclass")
+    table = bcm.metrics.list_metrics("multiclass")
     assert table.loc["kappa_quadratic", "display_name"] == "Quadratic kappa"
     assert table.loc["mae", "scale"] == "nonnegative"
-    assert "auc" in bcm.list_metrics("scores").index
+    assert "auc" in bcm.metrics.list_metrics("scores").index
 
 
 def test_metrics_package_does_not_import_models():
@@ -217,5 +217,5 @@ def test_plot_titles_and_labels_use_display_names():
 
     for kind in ("forest", "posterior"):
         assert _raw_names(figure(multi, kind, ["kappa_quadratic", "tpr_weighted", "tpr"])) == []
-    paired = bcm.compare_paired_counts(700, 60, 20, 220, random_seed=0)
+    paired = bcm.compare.compare_paired_counts(700, 60, 20, 220, random_seed=0)
     assert bcm.plots.plot_paired(paired, "acc").get_title() == "Accuracy: A - B"

@@ -47,7 +47,7 @@ def wordle_fit(wordle: bcm.ConfusionMatrix):
 
 
 # ------------------------------------------------------------------ Wordle (reference chapter)
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_wordle_observed_values_match_reference_and_sklearn(wordle_fit) -> None:
     obs = wordle_fit["observed_metrics"]
     # values printed in the chapter
@@ -98,7 +98,7 @@ def _closed_form_mean_acc(counts: np.ndarray, a_prev: float, a_diag: float, a_ro
     return float(e_prev @ e_diag)
 
 
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_wordle_named_priors_pull_as_their_closed_forms(wordle: bcm.ConfusionMatrix) -> None:
     observed = np.trace(WORDLE) / WORDLE.sum()
     k = WORDLE.shape[0]
@@ -232,7 +232,7 @@ def test_two_class_multiclass_equals_binary_model() -> None:
 
 
 # ------------------------------------------------------------------ empty classes
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_never_predicted_and_never_occurring_classes() -> None:
     counts = [[5, 2, 0, 0], [1, 7, 0, 0], [2, 1, 0, 0], [0, 0, 0, 0]]  # c never predicted, d absent
     idata = bcm.fit(bcm.ConfusionMatrix(counts, labels=list("abcd")), random_seed=0, draws=500)
@@ -247,7 +247,7 @@ def test_never_predicted_and_never_occurring_classes() -> None:
 
 
 def test_all_zero_matrix_gives_the_prior() -> None:
-    with pytest.warns(bcm.EmptyMatrixWarning):
+    with pytest.warns(bcm.errors.EmptyMatrixWarning):
         cm = bcm.ConfusionMatrix(np.zeros((3, 3), dtype=int))
     idata = bcm.fit(cm, random_seed=0, draws=2000)
     acc = idata["posterior"]["acc"].values.ravel()
@@ -259,36 +259,37 @@ def test_all_zero_matrix_gives_the_prior() -> None:
 
 
 # ------------------------------------------------------------------ priors
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_fixed_prevalence_is_a_constant_and_drops_the_row_likelihood() -> None:
     cm = bcm.ConfusionMatrix([[8, 2, 0], [1, 5, 4], [0, 1, 9]], labels=list("abc"))
     shares = [0.5, 0.3, 0.2]
-    idata = bcm.fit(cm, prevalence=bcm.Fixed(shares), random_seed=0, draws=300)
+    idata = bcm.fit(cm, priors={"prevalence": bcm.Fixed(shares)}, random_seed=0, draws=300)
     assert "prevalence" not in idata["posterior"]
     np.testing.assert_allclose(idata["constant_data"]["prevalence"], shares)
     np.testing.assert_allclose(idata["posterior"]["theta"].sum("pred_class").values[0, 0], shares)
-    model = bcm.build_model(cm, prevalence=bcm.Fixed(shares))
+    model = bcm.build_model(cm, priors={"prevalence": bcm.Fixed(shares)})
     assert [rv.name for rv in model.free_RVs] == ["rates"]
     assert "class_counts" not in model.named_vars
 
 
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_informative_priors_from_earlier_counts() -> None:
     earlier = np.array([[30, 5, 5], [2, 20, 8], [1, 4, 25]])
     cm = bcm.ConfusionMatrix([[9, 1, 0], [1, 6, 3], [0, 2, 8]], labels=list("abc"))
     rates = [bcm.Dirichlet(row + 1) for row in earlier]
     prevalence = bcm.Dirichlet(earlier.sum(axis=1) + 1)
-    idata = bcm.fit(cm, rates=rates, prevalence=prevalence, random_seed=0)
+    idata = bcm.fit(cm, priors={"rates": rates, "prevalence": prevalence}, random_seed=0)
     post = idata["posterior"]
     # closed form: Dirichlet(1 + earlier + counts) rows; marginal means
     alpha = 1 + earlier + cm.counts
     np.testing.assert_allclose(post["rates"].mean(("chain", "draw")),
                                alpha / alpha.sum(axis=1, keepdims=True), atol=0.005)
-    by_label = bcm.fit(cm, rates={"b": bcm.Dirichlet(earlier[1] + 1)}, random_seed=0, draws=500)
+    by_label = bcm.fit(cm, priors={"rates": {"b": bcm.Dirichlet(earlier[1] + 1)}},
+                       random_seed=0, draws=500)
     assert "by_class" in by_label.attrs["priors"]
 
 
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_preset_priors_map_to_dirichlets(wordle: bcm.ConfusionMatrix) -> None:
     idata = bcm.fit(wordle, prior="jeffreys", random_seed=0, draws=200, metrics=["acc"])
     assert '"alpha": 0.5' in idata.attrs["priors"]
@@ -307,7 +308,7 @@ def test_haldane_exact_when_every_count_is_positive() -> None:
 
 
 # ------------------------------------------------------------------ batches, inputs, metrics
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_batch_has_classifier_dim_and_matches_closed_form() -> None:
     a = bcm.ConfusionMatrix([[8, 2, 0], [1, 5, 4], [0, 1, 9]], labels=list("abc"))
     b = bcm.ConfusionMatrix([[1, 9, 0], [5, 5, 0], [0, 0, 10]], labels=list("abc"))
@@ -321,7 +322,7 @@ def test_batch_has_classifier_dim_and_matches_closed_form() -> None:
     assert "tpr[b, c]" in table.index
 
 
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_from_predictions_any_hashable_labels() -> None:
     y_true = ["cat", "dog", "dog", ("x", 1), "cat", "cat"]
     y_pred = ["cat", "cat", "dog", ("x", 1), "dog", "cat"]
@@ -341,10 +342,11 @@ def test_fifty_classes() -> None:
     assert len(bcm.summary(idata, var_names=["f1", "acc"])) == 51
 
 
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_aliases_custom_metrics_and_summary(wordle: bcm.ConfusionMatrix) -> None:
-    gap = bcm.Metric("gap", lambda t: t[..., 0, 0] - t[..., 1, 1], kind="multiclass")
-    diag = bcm.Metric("diag", lambda t: np.diagonal(t, axis1=-2, axis2=-1), kind="per_class")
+    gap = bcm.metrics.Metric("gap", lambda t: t[..., 0, 0] - t[..., 1, 1], kind="multiclass")
+    diag = bcm.metrics.Metric("diag", lambda t: np.diagonal(t, axis1=-2, axis2=-1),
+                              kind="per_class")
     idata = bcm.fit(wordle, random_seed=0, draws=300,
                     metrics=["Macro Recall", "precision_micro", "balanced_accuracy", "qwk", gap,
                              diag])
@@ -353,10 +355,10 @@ def test_aliases_custom_metrics_and_summary(wordle: bcm.ConfusionMatrix) -> None
     assert post["diag"].dims == ("chain", "draw", "class")
     np.testing.assert_allclose(post["diag"], np.diagonal(post["theta"], axis1=-2, axis2=-1))
     assert list(bcm.summary(idata, var_names=["macro_recall"]).index) == ["tpr_macro"]
-    assert "kappa_linear" in bcm.list_metrics("multiclass").index
+    assert "kappa_linear" in bcm.metrics.list_metrics("multiclass").index
 
 
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_ordered_metrics_only_for_ordered_classes() -> None:
     cm = bcm.ConfusionMatrix([[8, 2], [1, 5]], labels=["lo", "hi"])
     idata = bcm.fit(cm, random_seed=0, draws=200)
@@ -386,13 +388,13 @@ CM3 = bcm.ConfusionMatrix([[8, 2, 0], [1, 5, 4], [0, 0, 0]], labels=list("abc"))
         ({"rates": {"z": bcm.Dirichlet(1)}}, ValueError, "unknown classes"),
         ({"tpr": "laplace"}, TypeError, "not parameters of the multiclass model"),
         ({"metrics": ["kappa_linear"]}, ValueError, "need ordered classes"),
-        ({"metrics": [bcm.Metric("m", lambda tp, fn, fp, tn: tp)]}, ValueError,
+        ({"metrics": [bcm.metrics.Metric("m", lambda tp, fn, fp, tn: tp)]}, ValueError,
          "kind 'binary' but the model is multiclass"),
-        ({"metrics": [bcm.Metric("m", lambda t: t[..., 0], kind="multiclass")]}, ValueError,
+        ({"metrics": [bcm.metrics.Metric("m", lambda t: t[..., 0], kind="multiclass")]}, ValueError,
          "returned shape"),
     ],
 )
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_bad_inputs_raise_clear_errors(kwargs, error, match) -> None:
     with pytest.raises(error, match=match):
         bcm.fit(CM3, draws=50, **kwargs)
@@ -406,7 +408,7 @@ def test_haldane_error_names_the_classifier_and_nuts_path() -> None:
         bcm.build_model(CM3, prior="haldane")
     one_zero = bcm.ConfusionMatrix([[3, 1, 0], [1, 3, 1], [1, 1, 3]], labels=list("abc"))
     with pytest.raises(ValueError, match=r"rates\[a, c\] .*counts\[a, c\] = 0\. Use"):
-        bcm.fit(one_zero, rates="haldane", draws=50)
+        bcm.fit(one_zero, priors={"rates": "haldane"}, draws=50)
 
 
 def test_summary_fast_hdi_equals_full_sort_hdi() -> None:
@@ -424,7 +426,7 @@ def test_summary_fast_hdi_equals_full_sort_hdi() -> None:
 
 
 def test_heavy_priors_warn_naming_the_row() -> None:
-    from bayescm.models.fitting import PriorStrengthWarning
+    from bayescm.models.checks import PriorStrengthWarning
 
     cm = bcm.ConfusionMatrix([[60, 2, 1, 0, 0], [3, 50, 1, 0, 1], [0, 2, 55, 3, 0],
                               [1, 0, 2, 6, 1], [0, 0, 1, 1, 58]], labels=list("abcde"))
@@ -439,11 +441,11 @@ def test_heavy_priors_warn_naming_the_row() -> None:
 
 
 @pytest.mark.filterwarnings("ignore:A single label was found:UserWarning")  # sklearn
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_observed_conventions_follow_scikit_learn_and_stay_exact() -> None:
     from sklearn.metrics import balanced_accuracy_score, matthews_corrcoef
 
-    from bayescm.metrics.base import BINARY_METRICS
+    from bayescm.metrics.binary import BINARY_METRICS
 
     # every prediction in one class: NPV and MK of that class are 0/0 (NaN), not 1.0
     obs = bcm.fit(bcm.ConfusionMatrix([[1, 0, 0], [1, 0, 0], [1, 0, 0]]), draws=20,
@@ -456,20 +458,20 @@ def test_observed_conventions_follow_scikit_learn_and_stay_exact() -> None:
     # plain Python numbers: NaN and inf, never ZeroDivisionError
     assert np.isnan(BINARY_METRICS["ppv"](0, 1, 0, 1))
     assert np.isposinf(BINARY_METRICS["lr_plus"](1, 0, 0, 1))
-    undefined = bcm.list_metrics()["undefined"]
+    undefined = bcm.metrics.list_metrics()["undefined"]
     assert "absent" in undefined["lr_plus"] and "absent" in undefined["pt"]
 
 
 def test_observed_at_a_fixed_prevalence_is_the_plug_in() -> None:
     cm = bcm.ConfusionMatrix.from_counts(tp=45, fn=5, tn=40, fp=10)
-    fit = bcm.fit(cm, prevalence=bcm.Fixed(0.4), random_seed=0)
+    fit = bcm.fit(cm, priors={"prevalence": bcm.Fixed(0.4)}, random_seed=0)
     ppv = 0.4 * 0.9 / (0.4 * 0.9 + 0.6 * 0.2)  # Bayes' rule at the fixed prevalence
     assert float(fit["observed_metrics"]["ppv"]) == pytest.approx(ppv)
     deployed = bcm.with_prevalence(bcm.fit(cm, random_seed=0), 0.4)
     assert float(deployed["observed_metrics"]["ppv"]) == pytest.approx(ppv)
 
 
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_averages_cover_the_same_classes_observed_and_posterior(wordle) -> None:
     """Class X has no test items: left out of macro/weighted averages and bacc on both sides."""
     fit = bcm.fit(wordle, random_seed=1)

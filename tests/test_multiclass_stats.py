@@ -25,7 +25,7 @@ def _agrees_with_beta(draws: np.ndarray, a: float, b: float) -> None:
     np.testing.assert_array_less(np.abs(np.quantile(draws, QUANTILES) - x_q), 5 * se)
 
 
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_exact_marginals_are_the_closed_form_betas() -> None:
     idata = bcm.fit(bcm.ConfusionMatrix(COUNTS, labels=LABELS), prior="flat", random_seed=1)
     post = idata["posterior"]
@@ -40,7 +40,7 @@ def test_exact_marginals_are_the_closed_form_betas() -> None:
                               1 + COUNTS[i, j], k - 1 + rows[i] - COUNTS[i, j])
 
 
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_theta_cells_are_beta_when_the_priors_aggregate() -> None:
     """prevalence ~ Dir(K b), rates[k] ~ Dir(b) make theta ~ Dirichlet(b + counts) on K^2 cells.
 
@@ -48,8 +48,9 @@ def test_theta_cells_are_beta_when_the_priors_aggregate() -> None:
     is Beta(sum_i (b + c_ii), rest) by the aggregation property.
     """
     b, k, n = 0.5, 3, COUNTS.sum()
-    idata = bcm.fit(bcm.ConfusionMatrix(COUNTS, labels=LABELS), prevalence=bcm.Dirichlet(k * b),
-                    rates=bcm.Dirichlet(b), random_seed=2)
+    idata = bcm.fit(bcm.ConfusionMatrix(COUNTS, labels=LABELS),
+                    priors={"prevalence": bcm.Dirichlet(k * b),
+                            "rates": bcm.Dirichlet(b)}, random_seed=2)
     post = idata["posterior"]
     total = k * k * b + n
     for i, label in enumerate(LABELS):
@@ -77,7 +78,7 @@ def _macro_over_present(theta: np.ndarray, present: np.ndarray) -> np.ndarray:
     return np.nanmean(np.where(present, f1, np.nan), axis=-1)
 
 
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_simulation_based_calibration_k3() -> None:
     """Ranks of true parameters among posterior draws are uniform (Talts et al. 2018)."""
     rng = np.random.default_rng(2024)
@@ -153,8 +154,9 @@ def test_custom_create_variable_prior_uses_nuts() -> None:
 
     cm = bcm.ConfusionMatrix(COUNTS, labels=LABELS)
     custom = Prior("Dirichlet", a=np.full(3, 2.0), dims="class")
-    nuts = bcm.fit(cm, prevalence=custom, random_seed=3, draws=1000, chains=2, tune=1000,
+    nuts = bcm.fit(cm, priors={"prevalence": custom}, random_seed=3, draws=1000, chains=2,
+                   tune=1000,
                    metrics=["acc"])
     assert nuts.attrs["method"] == "nuts"
-    exact = bcm.fit(cm, prevalence=bcm.Dirichlet(2.0), random_seed=3, metrics=["acc"])
+    exact = bcm.fit(cm, priors={"prevalence": bcm.Dirichlet(2.0)}, random_seed=3, metrics=["acc"])
     _assert_nuts_matches_exact(nuts, exact, ["prevalence", "acc"])

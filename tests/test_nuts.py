@@ -76,11 +76,11 @@ def test_custom_prior_object_goes_to_nuts():
     from pymc_extras.prior import Prior
 
     cm = bcm.ConfusionMatrix.from_counts(tp=28, fn=9, tn=3, fp=4)
-    custom = bcm.fit(cm, tnr=Prior("Beta", alpha=2, beta=2), draws=1000, chains=2,
+    custom = bcm.fit(cm, priors={"tnr": Prior("Beta", alpha=2, beta=2)}, draws=1000, chains=2,
                      random_seed=5, cores=1)
     assert custom.attrs["method"] == "nuts"
     assert '"dist": "Beta"' in custom.attrs["priors"]
-    exact = bcm.fit(cm, tnr=bcm.Beta(2, 2), random_seed=6)
+    exact = bcm.fit(cm, priors={"tnr": bcm.Beta(2, 2)}, random_seed=6)
     _assert_agree(exact, custom, ["tnr", "bm"])
     # its prior group is drawn by PyMC and matches Beta(2, 2)
     tnr_prior = custom["prior"]["tnr"].values.ravel()
@@ -92,7 +92,7 @@ def test_truncated_custom_prior_changes_posterior():
     from pymc_extras.prior import Prior
 
     cm = bcm.ConfusionMatrix.from_counts(tp=28, fn=9, tn=3, fp=4)
-    idata = bcm.fit(cm, tpr=Prior("Uniform", lower=0.9, upper=1.0), draws=500, chains=2,
+    idata = bcm.fit(cm, priors={"tpr": Prior("Uniform", lower=0.9, upper=1.0)}, draws=500, chains=2,
                     random_seed=7, cores=1, target_accept=0.95)
     tpr = idata["posterior"]["tpr"].values
     assert tpr.min() >= 0.9
@@ -108,9 +108,9 @@ def test_build_model_is_fresh_and_has_theta(cocaine):
     assert m1 is not m2
     assert {v.name for v in m1.deterministics} == {"theta"}
     assert m1.named_vars_to_dims["theta"] == ("true_class", "pred_class")
-    fixed = bcm.build_model(cocaine, prevalence=bcm.Fixed(0.5))
+    fixed = bcm.build_model(cocaine, priors={"prevalence": bcm.Fixed(0.5)})
     assert "n_pos" not in fixed.named_vars
     assert "prevalence" in fixed.named_vars
     assert "prevalence" not in {rv.name for rv in fixed.free_RVs}
     with pytest.raises(TypeError, match="not parameters of the binary model"):
-        bcm.build_model(cocaine, rates=bcm.Dirichlet(1))
+        bcm.build_model(cocaine, priors={"rates": bcm.Dirichlet(1)})

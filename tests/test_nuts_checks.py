@@ -47,8 +47,9 @@ def test_custom_multiclass_prevalence_needs_the_class_dim_before_sampling():
 
     cm = bcm.ConfusionMatrix([[9, 1, 0], [2, 7, 1], [0, 1, 5]], labels=["a", "b", "c"])
     with pytest.raises(ValueError, match=r"must have dims \('class',\).*before sampling"):
-        bcm.build_model(cm, prevalence=Prior("Dirichlet", a=[1.0, 1.0, 1.0]))
-    model = bcm.build_model(cm, prevalence=Prior("Dirichlet", a=[1.0, 1.0, 1.0], dims="class"))
+        bcm.build_model(cm, priors={"prevalence": Prior("Dirichlet", a=[1.0, 1.0, 1.0])})
+    model = bcm.build_model(cm, priors={"prevalence": Prior("Dirichlet", a=[1.0, 1.0, 1.0],
+                                                            dims="class")})
     assert model.named_vars_to_dims["prevalence"] == ("class",)
 
 
@@ -57,7 +58,7 @@ def test_custom_prior_variables_are_kept():
     from pymc_extras.prior import Prior
 
     cm = bcm.ConfusionMatrix.from_counts(tp=28, fn=9, tn=3, fp=4)
-    tree = bcm.fit(cm, tnr=Prior("Beta", alpha=Prior("HalfNormal", sigma=3), beta=2),
+    tree = bcm.fit(cm, priors={"tnr": Prior("Beta", alpha=Prior("HalfNormal", sigma=3), beta=2)},
                    draws=500, chains=2, cores=1, random_seed=1)
     assert "tnr_alpha" in tree["posterior"]
     assert "tnr_alpha" in bcm.summary(tree).index

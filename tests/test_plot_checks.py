@@ -52,7 +52,7 @@ def scores() -> Any:
 
 @cache
 def paired() -> Any:
-    return bcm.compare_paired_counts(700, 60, 20, 220, rope=0.01, random_seed=0)
+    return bcm.compare.compare_paired_counts(700, 60, 20, 220, rope=0.01, random_seed=0)
 
 
 @cache

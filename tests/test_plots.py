@@ -81,7 +81,7 @@ def test_plot_metric_predictive_overlay(cocaine_fit):
     assert "posterior predictive" in ax.get_legend_handles_labels()[1][0]
 
 
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_plot_metric_errors(cocaine_fit, batch_fit):
     with pytest.raises(KeyError, match="'auc' is not a known metric"):
         plots.plot_metric(cocaine_fit, "auc")
@@ -171,7 +171,7 @@ def test_plot_sample_size(tmp_path):
 
 def test_plot_priors_side_by_side(tmp_path):
     cm = bcm.ConfusionMatrix.from_counts(tp=5, fn=2, tn=3, fp=1)
-    sens = bcm.prior_sensitivity(cm, ["laplace", "jeffreys"], draws=500, random_seed=0)
+    sens = bcm.analyses.prior_sensitivity(cm, ["laplace", "jeffreys"], draws=500, random_seed=0)
     fig = plots.plot_priors(sens, ["tpr", "bm"])
     _png(fig, tmp_path)
     labels = [t.get_text() for t in fig.legends[0].get_texts()]  # one legend under the grid
@@ -180,11 +180,11 @@ def test_plot_priors_side_by_side(tmp_path):
     lap = _by_gid(fig.axes[0], "prior:laplace")
     inside = (lap.get_xdata() > 0.1) & (lap.get_xdata() < 0.9)
     assert np.allclose(lap.get_ydata()[inside], 1.0, atol=0.35)
-    pred = bcm.prior_predictive("jeffreys", draws=500, random_seed=1)
+    pred = bcm.analyses.prior_predictive("jeffreys", draws=500, random_seed=1)
     assert plots.plot_priors(pred, "tpr").axes[0].get_title() == "TPR"
 
 
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_plot_theta(tmp_path):
     cm = bcm.ConfusionMatrix([[9, 1, 0], [2, 7, 1], [0, 1, 5]], labels=["a", "b", "c"])
     idata = bcm.fit(cm, random_seed=0)
@@ -197,7 +197,7 @@ def test_plot_theta(tmp_path):
 
 
 def test_plot_paired(tmp_path):
-    res = bcm.compare_paired_counts(700, 60, 20, 220, rope=0.01, random_seed=0)
+    res = bcm.compare.compare_paired_counts(700, 60, 20, 220, rope=0.01, random_seed=0)
     ax = plots.plot_paired(res, "acc")
     _png(ax.figure, tmp_path)
     rope = _by_gid(ax, "rope")  # axvspan: a rectangle from -rope to +rope

@@ -37,8 +37,10 @@ def _multiclass_priors():
 
 
 EVERY_PRIOR = [
-    bcm.Beta(2, 3), bcm.Beta.from_mean(0.9, 20), bcm.Laplace(), bcm.Jeffreys(), bcm.Haldane(),
-    bcm.Weak(), bcm.Flat(), bcm.Fixed(0.3), bcm.Fixed([0.2, 0.3, 0.5]), bcm.Dirichlet(2.0),
+    bcm.Beta(2, 3), bcm.Beta.from_mean(0.9, 20), bcm.priors.Laplace(), bcm.priors.Jeffreys(),
+    bcm.priors.Haldane(),
+    bcm.priors.Weak(), bcm.priors.Flat(), bcm.Fixed(0.3), bcm.Fixed([0.2, 0.3, 0.5]),
+    bcm.Dirichlet(2.0),
     bcm.Dirichlet([1, 2, 3]), PresetDirichlet("jeffreys", 0.5), PresetDirichlet("weak", 2 / 3),
     PresetDirichlet("haldane", 0.0), RatesByClass([[1, 2], [3, 4]], ["a", "b"]),
     *_multiclass_priors(),
@@ -50,13 +52,14 @@ def test_priors_answer_what_they_are():
     assert all(isinstance(p, PriorSpec) for p in EVERY_PRIOR)
     assert [bcm.Beta(1, 2).family, bcm.Dirichlet(1).family, bcm.Fixed(0.5).family] == [
         "beta", "dirichlet", None]
-    assert bcm.Fixed(0.5).fixed and not bcm.Laplace().fixed and not bcm.Dirichlet(1).fixed
-    assert not bcm.Haldane().proper and not PresetDirichlet("haldane", 0.0).proper
+    assert bcm.Fixed(0.5).fixed and not bcm.priors.Laplace().fixed and not bcm.Dirichlet(1).fixed
+    assert not bcm.priors.Haldane().proper and not PresetDirichlet("haldane", 0.0).proper
     assert all(p.conjugate for p in EVERY_PRIOR)
 
 
 # ----------------------------------------------------------------------------- create_variable
-@pytest.mark.parametrize("prior", [bcm.Beta(2, 8), bcm.Jeffreys(), bcm.Laplace(), bcm.Weak()])
+@pytest.mark.parametrize("prior", [bcm.Beta(2, 8), bcm.priors.Jeffreys(), bcm.priors.Laplace(),
+                                   bcm.priors.Weak()])
 def test_beta_variable_density_is_scipys(prior):
     with pm.Model(coords={"classifier": ["a", "b", "c"]}):
         var = prior.create_variable("tpr", dims="classifier")
@@ -68,7 +71,7 @@ def test_beta_variable_density_is_scipys(prior):
 
 def test_haldane_variable_is_flat_on_the_log_odds():
     with pm.Model(coords={"classifier": ["a", "b"]}) as model:
-        var = bcm.Haldane().create_variable("tpr", dims=("classifier",))
+        var = bcm.priors.Haldane().create_variable("tpr", dims=("classifier",))
     assert [v.name for v in model.free_RVs] == ["tpr_logodds"]
     assert model.named_vars_to_dims["tpr"] == ("classifier",)
     assert pm.logp(model["tpr_logodds"], np.array([-3.0, 2.0])).eval().tolist() == [0.0, 0.0]
@@ -128,15 +131,15 @@ def test_scalar_dirichlet_needs_dims_or_k():
 
 def test_models_delegate_to_the_priors():
     batch = {"a": COCAINE, "b": bcm.ConfusionMatrix.from_counts(tp=5, fn=5, tn=5, fp=5)}
-    model = bcm.build_model(batch, tpr=bcm.Beta(2, 8), tnr="haldane",
-                            prevalence=bcm.Fixed(0.5))
+    model = bcm.build_model(batch, priors={"tpr": bcm.Beta(2, 8), "tnr": "haldane",
+                                           "prevalence": bcm.Fixed(0.5)})
     assert model.named_vars_to_dims["tpr"] == ("classifier",)
     assert "tnr_logodds" in model.named_vars and "prevalence" not in {
         v.name for v in model.free_RVs}
     np.testing.assert_allclose(pm.logp(model["tpr"], np.array([0.2, 0.4])).eval(),
                                stats.beta(2, 8).logpdf([0.2, 0.4]), atol=1e-6)
     cm3 = bcm.ConfusionMatrix([[5, 1, 0], [2, 6, 1], [0, 1, 4]], labels=LABELS3)
-    model = bcm.build_model({"x": cm3, "y": cm3}, prevalence=bcm.Dirichlet([1, 2, 3]))
+    model = bcm.build_model({"x": cm3, "y": cm3}, priors={"prevalence": bcm.Dirichlet([1, 2, 3])})
     assert model.named_vars_to_dims["prevalence"] == ("classifier", "class")
     assert model.named_vars_to_dims["rates"] == ("classifier", "true_class", "pred_class")
     x = np.array([[0.2, 0.3, 0.5], [0.5, 0.3, 0.2]])
@@ -154,10 +157,10 @@ def test_exact_round_trip_through_json(prior):
 
 
 @pytest.mark.parametrize(("stored", "expected"), [
-    ({"dist": "Beta", "name": "jeffreys", "alpha": 0.5, "beta": 0.5}, bcm.Jeffreys()),
+    ({"dist": "Beta", "name": "jeffreys", "alpha": 0.5, "beta": 0.5}, bcm.priors.Jeffreys()),
     ({"dist": "Beta", "name": "beta", "alpha": 18.0, "beta": 2.0}, bcm.Beta(18, 2)),
-    ({"dist": "Beta", "name": "weak", "alpha": 1.0, "beta": 1.0}, bcm.Weak()),
-    ({"dist": "Beta", "name": "haldane", "alpha": 0.0, "beta": 0.0}, bcm.Haldane()),
+    ({"dist": "Beta", "name": "weak", "alpha": 1.0, "beta": 1.0}, bcm.priors.Weak()),
+    ({"dist": "Beta", "name": "haldane", "alpha": 0.0, "beta": 0.0}, bcm.priors.Haldane()),
     ({"dist": "Fixed", "name": "fixed", "value": 0.5}, bcm.Fixed(0.5)),
     ({"dist": "Fixed", "name": "fixed", "value": [0.25, 0.75]}, bcm.Fixed([0.25, 0.75])),
     ({"dist": "Dirichlet", "name": "laplace", "alpha": 1.0}, PresetDirichlet("laplace", 1.0)),
@@ -215,10 +218,11 @@ def test_spec_forms_go_through_from_dict():
 def test_tree_attributes_decode_to_the_fit_priors():
     from bayescm.models.context import decoded_priors
 
-    tree = bcm.fit(COCAINE, tpr=bcm.Beta(2, 8), prevalence=bcm.Fixed(0.5), prior="jeffreys",
+    tree = bcm.fit(COCAINE, priors={"tpr": bcm.Beta(2, 8), "prevalence": bcm.Fixed(0.5)},
+                   prior="jeffreys",
                    draws=50, random_seed=0)
     assert decoded_priors(tree) == {"prevalence": bcm.Fixed(0.5), "tpr": bcm.Beta(2, 8),
-                                    "tnr": bcm.Jeffreys()}
+                                    "tnr": bcm.priors.Jeffreys()}
     cm3 = bcm.ConfusionMatrix([[30, 4, 1], [3, 25, 5], [0, 4, 28]], labels=LABELS3)
     tree = bcm.fit(cm3, draws=50, random_seed=0)
     assert decoded_priors(tree) == resolve_multiclass_priors(LABELS3, "weak")
@@ -227,12 +231,12 @@ def test_tree_attributes_decode_to_the_fit_priors():
 # ----------------------------------------------------------------------------- update and draws
 def test_beta_update_is_the_textbook_formula():
     assert bcm.Beta(2, 3).update(26, 4) == bcm.Beta(28, 7)
-    assert bcm.Haldane().update(3, 1) == bcm.Beta(3, 1)
+    assert bcm.priors.Haldane().update(3, 1) == bcm.Beta(3, 1)
     with pytest.raises(ValueError, match="haldane prior gives an improper posterior because "
                                          "failures = 0"):
-        bcm.Haldane().update(26, 0)
+        bcm.priors.Haldane().update(26, 0)
     succ, fail = np.array([[26, 3], [0, 10]]), np.array([[0, 5], [7, 1]])
-    a, b = bcm.Jeffreys().posterior_params(succ, fail)
+    a, b = bcm.priors.Jeffreys().posterior_params(succ, fail)
     np.testing.assert_array_equal(a, succ + 0.5)
     np.testing.assert_array_equal(b, fail + 0.5)
 
@@ -255,7 +259,7 @@ def test_prior_draws_have_the_right_moments():
     draws = bcm.Beta(2, 8).sample(rng, size=200_000)
     assert draws.mean() == pytest.approx(0.2, abs=3e-3)
     assert draws.var() == pytest.approx(stats.beta(2, 8).var(), rel=0.03)
-    assert bcm.Jeffreys().draw(rng, 4, 100).shape == (4, 100)
+    assert bcm.priors.Jeffreys().draw(rng, 4, 100).shape == (4, 100)
     alpha = np.array([1.0, 2.0, 3.0])
     dirichlet = bcm.Dirichlet(alpha).draw(rng, 4, 50_000)
     assert dirichlet.shape == (4, 50_000, 3)
@@ -266,7 +270,7 @@ def test_prior_draws_have_the_right_moments():
     assert bcm.Fixed([0.2, 0.8]).draw(rng, 2, 3).shape == (2, 3, 2)
 
 
-@pytest.mark.parametrize("prior", [bcm.Haldane(), PresetDirichlet("haldane", 0.0),
+@pytest.mark.parametrize("prior", [bcm.priors.Haldane(), PresetDirichlet("haldane", 0.0),
                                    resolve_multiclass_priors(LABELS3, "haldane")["rates"]])
 def test_improper_priors_refuse_to_sample(prior):
     with pytest.raises(ValueError, match="improper"):
@@ -320,7 +324,7 @@ def test_preliz_beta_and_dirichlet_map_to_conjugate_priors():
     assert resolve_prior(pz.Beta(2, 3), "tpr") == bcm.Beta(2, 3)
     assert resolve_prior(pz.Uniform(0, 1), "tpr") == bcm.Beta(1, 1)
     assert resolve_prior(pz.Dirichlet([2, 1, 1]), "rates") == bcm.Dirichlet([2, 1, 1])
-    tree = bcm.fit(COCAINE, tpr=pz.Beta(mu=0.9, sigma=0.05), draws=100, random_seed=0)
+    tree = bcm.fit(COCAINE, priors={"tpr": pz.Beta(mu=0.9, sigma=0.05)}, draws=100, random_seed=0)
     assert tree.attrs["method"] == "exact" and '"alpha": 31.5' in tree.attrs["priors"]
 
 
@@ -328,7 +332,7 @@ def test_preliz_other_distributions():
     pz = pytest.importorskip("preliz")
     prior = resolve_prior(pz.TruncatedNormal(0.9, 0.05, lower=0, upper=1), "tpr")
     assert not prior.conjugate and from_dict(prior_to_dict(prior)) == prior
-    model = bcm.build_model({"a": COCAINE, "b": COCAINE}, tpr=prior)
+    model = bcm.build_model({"a": COCAINE, "b": COCAINE}, priors={"tpr": prior})
     assert model.named_vars_to_dims["tpr"] == ("classifier",)
     x = np.array([0.85, 0.95])
     np.testing.assert_allclose(pm.logp(model["tpr"], x).eval(),

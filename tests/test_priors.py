@@ -13,11 +13,11 @@ from bayescm.priors import prior_to_dict, resolve_prior
 
 
 def test_presets():
-    assert (bcm.Laplace().alpha, bcm.Laplace().beta) == (1.0, 1.0)
-    assert (bcm.Jeffreys().alpha, bcm.Jeffreys().beta) == (0.5, 0.5)
-    assert (bcm.Haldane().alpha, bcm.Haldane().beta) == (0.0, 0.0)
-    assert not bcm.Haldane().proper
-    assert bcm.Jeffreys().proper
+    assert (bcm.priors.Laplace().alpha, bcm.priors.Laplace().beta) == (1.0, 1.0)
+    assert (bcm.priors.Jeffreys().alpha, bcm.priors.Jeffreys().beta) == (0.5, 0.5)
+    assert (bcm.priors.Haldane().alpha, bcm.priors.Haldane().beta) == (0.0, 0.0)
+    assert not bcm.priors.Haldane().proper
+    assert bcm.priors.Jeffreys().proper
 
 
 @pytest.mark.parametrize("name", ["laplace", "Jeffreys", " HALDANE ", "uniform"])
@@ -62,7 +62,7 @@ def test_from_mean():
 
 def test_from_counts_with_weight():
     assert bcm.Beta.from_counts(26, 0) == bcm.Beta(27, 1)
-    half = bcm.Beta.from_counts(10, 4, weight=0.5, base=bcm.Jeffreys())
+    half = bcm.Beta.from_counts(10, 4, weight=0.5, base=bcm.priors.Jeffreys())
     assert (half.alpha, half.beta) == (5.5, 2.5)
     with pytest.raises(ValueError, match="successes must be >= 0"):
         bcm.Beta.from_counts(-1, 2)
@@ -112,8 +112,8 @@ def test_dirichlet_validation():
 
 
 def test_serialisation_is_json():
-    for prior in (bcm.Laplace(), bcm.Beta(2, 3), bcm.Fixed(0.3), bcm.Dirichlet([1, 2]),
-                  bcm.Haldane()):
+    for prior in (bcm.priors.Laplace(), bcm.Beta(2, 3), bcm.Fixed(0.3), bcm.Dirichlet([1, 2]),
+                  bcm.priors.Haldane()):
         text = json.dumps(prior_to_dict(prior))
         assert json.loads(text)["name"] == prior.name
 

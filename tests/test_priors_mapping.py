@@ -14,7 +14,7 @@ CM = bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2)
 def test_fit_mapping_equals_the_keywords() -> None:
     by_map = bcm.fit(CM, priors={"tpr": bcm.Beta(10, 2), "prevalence": bcm.Fixed(0.5)},
                      draws=200, random_seed=4)
-    by_kw = bcm.fit(CM, tpr=bcm.Beta(10, 2), prevalence=bcm.Fixed(0.5), draws=200,
+    by_kw = bcm.fit(CM, priors={"tpr": bcm.Beta(10, 2), "prevalence": bcm.Fixed(0.5)}, draws=200,
                     random_seed=4)
     np.testing.assert_array_equal(by_map["posterior"]["tpr"], by_kw["posterior"]["tpr"])
     assert by_map.attrs["priors"] == by_kw.attrs["priors"]
@@ -30,8 +30,8 @@ def test_build_model_takes_the_mapping() -> None:
 
 
 def test_prior_predictive_takes_the_mapping() -> None:
-    a = bcm.prior_predictive(priors={"tpr": bcm.Beta(30, 3)}, draws=500, random_seed=2)
-    b = bcm.prior_predictive(tpr=bcm.Beta(30, 3), draws=500, random_seed=2)
+    a = bcm.analyses.prior_predictive(priors={"tpr": bcm.Beta(30, 3)}, draws=500, random_seed=2)
+    b = bcm.analyses.prior_predictive(tpr=bcm.Beta(30, 3), draws=500, random_seed=2)
     np.testing.assert_array_equal(a["prior"]["tpr"], b["prior"]["tpr"])
     assert float(a["prior"]["tpr"].mean()) == pytest.approx(30 / 33, abs=0.01)
 
@@ -39,7 +39,7 @@ def test_prior_predictive_takes_the_mapping() -> None:
 @pytest.mark.parametrize("call", [
     lambda p: bcm.fit(CM, priors=p, draws=10),
     lambda p: bcm.build_model(CM, priors=p),
-    lambda p: bcm.prior_predictive(priors=p, draws=10),
+    lambda p: bcm.analyses.prior_predictive(priors=p, draws=10),
 ])
 def test_unknown_keys_name_the_valid_ones(call) -> None:
     with pytest.raises(TypeError, match=r"\['rates'\] are not parameters of the binary model.*"

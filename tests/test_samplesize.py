@@ -5,14 +5,8 @@ import numpy as np
 import pytest
 from scipy import optimize, stats
 
-from bayescm.analyses.samplesize import (
-    beta_hdi,
-    mu_at_power,
-    mu_bound,
-    plan,
-    required_n,
-    simulated_mu,
-)
+from bayescm.analyses.samplesize import mu_at_power, mu_bound, plan, required_n, simulated_mu
+from bayescm.core.betahdi import beta_hdi
 
 
 def brute_width(a, b, prob=0.95):

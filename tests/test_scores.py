@@ -198,7 +198,7 @@ def test_curve_bands_as_data():
     y, s = binormal(300, 1.0, seed=4)
     idata = bcm.fit(bcm.Scores(y, {"A": s, "B": s + np.random.default_rng(0).normal(size=300)}),
                     draws=300, random_seed=0)
-    bands = bcm.curve_bands(idata, "roc", hdi_prob=0.9)
+    bands = bcm.analyses.curve_bands(idata, "roc", hdi_prob=0.9)
     assert set(bands.dims) == {"classifier", "fpr"} and bands.attrs["hdi_prob"] == 0.9
     roc = idata["posterior"]["roc"].stack(s=("chain", "draw"))
     inside = ((roc >= bands["simultaneous_lower"] - 1e-12)
@@ -207,10 +207,10 @@ def test_curve_bands_as_data():
     within = ((roc >= bands["pointwise_lower"]) & (roc <= bands["pointwise_upper"])).mean("s")
     assert float(within.sel(fpr=0.3, method="nearest").min()) >= 0.89  # the HDI per grid point
     assert float(bands["c"].min()) > 1.645  # wider than a pointwise normal band
-    pr = bcm.curve_bands(idata, "pr")
+    pr = bcm.analyses.curve_bands(idata, "pr")
     assert "recall" in pr.dims
     with pytest.raises(ValueError, match="curve must be one of"):
-        bcm.curve_bands(idata, "lift")
+        bcm.analyses.curve_bands(idata, "lift")
     with pytest.raises(ValueError, match="scores fit"):
-        bcm.curve_bands(bcm.fit(bcm.ConfusionMatrix.from_counts(tp=5, fn=1, tn=4, fp=2),
+        bcm.analyses.curve_bands(bcm.fit(bcm.ConfusionMatrix.from_counts(tp=5, fn=1, tn=4, fp=2),
                                 draws=50, random_seed=0))

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 import bayescm as bcm
-from bayescm.analyses.simulate import simulate, simulate_counts
+from bayescm.analyses.simulation import simulate, simulate_counts
 from bayescm.core.stats import hdi
 
 

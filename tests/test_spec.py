@@ -13,7 +13,8 @@ import pytest
 matplotlib.use("Agg")
 
 import bayescm as bcm
-from bayescm.io.spec import SpecError, load_spec, parse_spec
+from bayescm.io.spec import load_spec, parse_spec
+from bayescm.io.spec_parse import SpecError
 
 MODELS = sorted((Path(__file__).resolve().parents[1] / "models").glob("*.toml"))
 
@@ -31,7 +32,7 @@ SLOW_SPECS = {"auditc_meta"}
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow)
                                   if p.stem in SLOW_SPECS else p for p in MODELS],
                          ids=[p.stem for p in MODELS])
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")  # tiny on purpose
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_every_spec_runs_and_writes(path, tmp_path):
     spec = load_spec(path)
     idata = spec.run(tmp_path, draws=200)
@@ -294,7 +295,8 @@ def test_hierarchical_spec_reads_its_options_priors_and_figures(tmp_path):
     assert "target_accept" not in spec.options  # the sampler's own default (0.95 or 0.99)
     priors = spec.priors["priors"]
     assert priors["mu_logit_tpr"] == Normal(0.0, 2.0) and priors["corr_logit"] == LKJ(2.0)
-    assert priors["sd_logit_tnr"] == HalfNormal(1.0) and priors["prevalence"] == bcm.Laplace()
+    assert priors["sd_logit_tnr"] == HalfNormal(1.0)
+    assert priors["prevalence"] == bcm.priors.Laplace()
     assert spec.figures == ("sroc", "group_forest")
     kwargs = spec.fit_kwargs()
     assert kwargs["model"] == "hierarchical" and kwargs["priors"] is priors
@@ -332,21 +334,22 @@ def test_a_small_hierarchical_spec_runs_and_writes_its_figures(tmp_path):
     assert {"tpr_mean", "tnr_new", "sd_logit_tpr", "corr_logit", "ppv[a]"} <= set(table.index)
 
 
-@pytest.mark.filterwarnings("ignore::bayescm.models.checks.PriorStrengthWarning")
+@pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")
 def test_the_wordle_comment_describes_the_prior_it_uses():
     """models/wordle.toml's comment once described the flat prior under default = "laplace"."""
     path = next(p for p in MODELS if p.stem == "wordle")
     text = path.read_text(encoding="utf-8")
     spec = load_spec(path)
-    assert type(spec.priors["prior"]) is bcm.Laplace and 'default = "laplace"' in text
+    assert type(spec.priors["prior"]) is bcm.priors.Laplace and 'default = "laplace"' in text
     k = spec.data.n_classes
-    rates = bcm.Laplace().concentration(k, "rates")[0]
+    rates = bcm.priors.Laplace().concentration(k, "rates")[0]
     assert rates[0] == 1 and rates[1:].sum() == pytest.approx(1)
     assert f"1 spread over the {k - 1} wrong" in text and f"({rates[1]:.1f} each)" in text
-    weak_row = bcm.Weak().concentration(k, "rates")[0].sum()
+    weak_row = bcm.priors.Weak().concentration(k, "rates")[0].sum()
     assert weak_row == pytest.approx(4 / k) and f"4/K = {weak_row:.2f}" in text
-    assert bcm.Weak().concentration(k)[0] == pytest.approx(1 / 3) and "Dirichlet(1/3)" in text
-    assert bcm.Flat().concentration(k, "rates")[0].sum() == k and f"({k} per row" in text
+    assert bcm.priors.Weak().concentration(k)[0] == pytest.approx(1 / 3)
+    assert "Dirichlet(1/3)" in text
+    assert bcm.priors.Flat().concentration(k, "rates")[0].sum() == k and f"({k} per row" in text
     names = ["acc", "kappa", "kappa_linear", "kappa_quadratic"]
     means = {}
     for prior in ("flat", "laplace", "weak"):

@@ -67,7 +67,7 @@ def test_prediction_region_contains_the_credible_region(idata):
 
 
 def test_regions_data_summary_point_band_and_groups(idata):
-    regions = bcm.sroc_regions(idata, n_points=50)
+    regions = bcm.analyses.sroc_regions(idata, n_points=50)
     post = idata["posterior"]
     assert regions.sizes["vertex"] == 50 and regions.attrs["group"] == "site"
     assert float(regions["summary_tpr"]) == pytest.approx(float(post["tpr_mean"].mean()))

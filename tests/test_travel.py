@@ -12,9 +12,10 @@ import pytest
 
 import bayescm as bcm
 from bayescm.io.spec import load_spec
-from bayescm.metrics.base import BINARY_METRICS, fbeta
+from bayescm.metrics.binary import BINARY_METRICS, fbeta
 from bayescm.metrics.multiclass import MULTICLASS_METRICS
-from bayescm.models.multiclass import PresetDirichlet, RatesByClass
+from bayescm.priors.dirichlet import PresetDirichlet
+from bayescm.priors.rates_by_class import RatesByClass
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 COCAINE = bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2)
@@ -30,12 +31,12 @@ OBJECTS = {
     "multiclass matrix": bcm.ConfusionMatrix([[5, 1, 0], [2, 6, 1], [0, 1, 4]],
                                              labels=["a", "b", "c"], ordered=True),
     "empty matrix": bcm.ConfusionMatrix.__new__(bcm.ConfusionMatrix) if False else None,
-    "beta": bcm.Beta(2, 3), "laplace": bcm.Laplace(), "jeffreys": bcm.Jeffreys(),
-    "haldane": bcm.Haldane(), "fixed": bcm.Fixed(0.3), "fixed vector": bcm.Fixed([0.2, 0.8]),
+    "beta": bcm.Beta(2, 3), "laplace": bcm.priors.Laplace(), "jeffreys": bcm.priors.Jeffreys(),
+    "haldane": bcm.priors.Haldane(), "fixed": bcm.Fixed(0.3), "fixed vector": bcm.Fixed([0.2, 0.8]),
     "dirichlet": bcm.Dirichlet([1, 2, 3]), "preset dirichlet": PresetDirichlet("jeffreys", 0.5),
     "rates by class": RatesByClass([[1, 2], [3, 4]], ["a", "b"]),
     "built-in metric": BINARY_METRICS["mcc"], "multiclass metric": MULTICLASS_METRICS["f1_macro"],
-    "f-beta metric": fbeta(3), "custom metric": bcm.Metric("j_index", j_index),
+    "f-beta metric": fbeta(3), "custom metric": bcm.metrics.Metric("j_index", j_index),
     "scores": bcm.Scores([1, 0, 1], {"A": [0.9, 0.2, 0.4]}),
 }
 OBJECTS = {k: v for k, v in OBJECTS.items() if v is not None}
@@ -60,7 +61,7 @@ def test_matrix_state_survives_pickling():
 
 def test_lambda_metric_says_how_to_travel():
     with pytest.raises(TypeError, match="top level of a module"):
-        pickle.dumps(bcm.Metric("x", lambda tp, fn, fp, tn: tp))
+        pickle.dumps(bcm.metrics.Metric("x", lambda tp, fn, fp, tn: tp))
 
 
 def test_specs_and_results_travel():
@@ -74,7 +75,7 @@ def test_specs_and_results_travel():
 
 def _fit_elsewhere(job):
     cm, prior, metric, spec = job
-    tree = bcm.fit(cm, tnr=prior, metrics=[metric, "tpr"], draws=200, random_seed=1)
+    tree = bcm.fit(cm, priors={"tnr": prior}, metrics=[metric, "tpr"], draws=200, random_seed=1)
     spec_tree = spec.fit(draws=100)
     return float(tree["posterior"][metric.name].mean()), sorted(spec_tree["posterior"].data_vars)
 
@@ -83,10 +84,10 @@ def _fit_elsewhere(job):
 def test_objects_work_in_a_process_pool():
     spec = load_spec(MODELS / "cocaine_purity.toml")
     jobs = [(COCAINE, bcm.Beta(2, 2), BINARY_METRICS["bm"], spec),
-            (COCAINE, bcm.Jeffreys(), bcm.Metric("j_index", j_index), spec)]
+            (COCAINE, bcm.priors.Jeffreys(), bcm.metrics.Metric("j_index", j_index), spec)]
     with ProcessPoolExecutor(2) as pool:
         results = list(pool.map(_fit_elsewhere, jobs))
-    local = bcm.fit(COCAINE, tnr=bcm.Beta(2, 2), metrics=["bm", "tpr"], draws=200,
+    local = bcm.fit(COCAINE, priors={"tnr": bcm.Beta(2, 2)}, metrics=["bm", "tpr"], draws=200,
                     random_seed=1)
     assert results[0][0] == pytest.approx(float(local["posterior"]["bm"].mean()))
     assert results[1][0] == pytest.approx(results[1][0])
@@ -119,7 +120,7 @@ DERIVED = {
 def test_derived_trees_own_their_arrays(name, batch):
     data = {"a": COCAINE, "b": bcm.ConfusionMatrix.from_counts(tp=5, fn=3, tn=6, fp=2)} \
         if batch else COCAINE
-    tree = bcm.fit(data, prevalence=bcm.Fixed(0.5) if not batch else None, draws=100,
+    tree = bcm.fit(data, priors={"prevalence": bcm.Fixed(0.5) if not batch else None}, draws=100,
                    random_seed=0)
     before = tree.copy(deep=True)
     out = DERIVED[name](tree)

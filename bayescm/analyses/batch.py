@@ -37,7 +37,8 @@ from bayescm.core.stats import hdi_prob_for
 from bayescm.core.streams import record, seed_sequence
 from bayescm.core.validate import check_count_array, check_int, check_real
 from bayescm.metrics import alias_table, canonical_name
-from bayescm.metrics.base import Metric, resolve_metrics
+from bayescm.metrics.catalogue import resolve_metrics
+from bayescm.metrics.metric import Metric
 from bayescm.metrics.multiclass import undefined_classes
 from bayescm.models.build import model_kind
 from bayescm.models.checks import check_prior_strength
@@ -223,7 +224,7 @@ def summarize_batch(
     ValueError
         Bad counts, names or options; a malformed scheduler address (the message says what
         is wrong with it); no scheduler answering at it
-        (:class:`~bayescm.analyses.batch_dask.SchedulerUnreachableError`, also a
+        (:class:`~bayescm.errors.SchedulerUnreachableError`, also a
         ``ConnectionError``).
     TypeError
         A ``client`` that is neither a Client, an address nor ``"local"``.
@@ -237,7 +238,7 @@ def summarize_batch(
     Examples
     --------
     >>> import bayescm as bcm
-    >>> counts = bcm.simulate_counts(100, size=500, random_seed=0)
+    >>> counts = bcm.analyses.simulate_counts(100, size=500, random_seed=0)
     >>> table = bcm.summarize_batch(counts, ["bm"], labels=["pos", "neg"], positive="pos",
     ...                             probabilities={"bm": ("<", 0.0)}, random_seed=1)
     >>> table.shape       # 500 classifiers x (prevalence, tpr, tnr and bm), 8 + 1 columns
@@ -286,7 +287,7 @@ def prepare(matrices: Any, metrics: Any = None, *, prior: Any = None,
     Examples
     --------
     >>> import bayescm as bcm
-    >>> batch = prepare(bcm.simulate_counts(50, size=3, random_seed=0), ["informedness"],
+    >>> batch = prepare(bcm.analyses.simulate_counts(50, size=3, random_seed=0), ["informedness"],
     ...                 labels=["p", "n"], positive="p", probabilities={"bm": ("<", 0)})
     >>> batch.names, batch.rows, batch.columns
     (['0', '1', '2'], ['prevalence', 'tpr', 'tnr', 'bm'], ['P(bm < 0)'])

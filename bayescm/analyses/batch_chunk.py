@@ -20,10 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.stats import hdi_rows, moments_rhat_ess_rows
+from bayescm.core.moments import moments_rhat_ess_rows
+from bayescm.core.stats import hdi_rows
 from bayescm.core.streams import child
 from bayescm.core.workspace import roomy_heap
-from bayescm.metrics.base import Metric
+from bayescm.metrics.metric import Metric
 from bayescm.metrics.multiclass import undefined_classes
 from bayescm.models.pipeline import observed_derived
 
@@ -99,7 +100,7 @@ def summarize_chunk(plan: Plan, counts: np.ndarray, names: Sequence[str], index:
     --------
     >>> import bayescm as bcm
     >>> from bayescm.analyses.batch import prepare
-    >>> counts = bcm.simulate_counts(50, size=3, random_seed=0)
+    >>> counts = bcm.analyses.simulate_counts(50, size=3, random_seed=0)
     >>> batch = prepare(counts, ["bm"], labels=["p", "n"], positive="p", draws=200,
     ...                 random_seed=1)
     >>> summarize_chunk(batch.plan, batch.counts, batch.names, 0).shape  # classifiers, rows

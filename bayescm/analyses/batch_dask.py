@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from bayescm.analyses.batch_chunk import Plan, Progress, summarize_chunk
+from bayescm.errors import SchedulerUnreachableError
 
 __all__ = ["CONNECT_TIMEOUT_S", "SchedulerUnreachableError", "check_client", "parse_address",
            "run_on_dask"]
@@ -46,16 +47,6 @@ _ADDRESS = re.compile(r"(?:(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://)?"
                       r"(?P<host>\[[0-9A-Fa-f:.]+\]|[^:/\s\[\]]+):(?P<port>[^/\s]*)/?")
 _HOST = re.compile(r"\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?")
 
-
-class SchedulerUnreachableError(ConnectionError, ValueError):
-    """No dask scheduler answered at the address given (a ``ConnectionError`` and a ``ValueError``).
-
-    Examples
-    --------
-    >>> from bayescm.analyses.batch_dask import SchedulerUnreachableError
-    >>> issubclass(SchedulerUnreachableError, ValueError)
-    True
-    """
 
 _EXTRA = ("client= runs summarize_batch on dask.distributed, which is not installed: "
           "pip install 'bayescm[dask]' (or scripts/setup.sh dask).")

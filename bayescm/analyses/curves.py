@@ -63,7 +63,7 @@ def curve_bands(idata: xr.DataTree, curve: str = "roc", hdi_prob: float | None =
     --------
     >>> import bayescm as bcm
     >>> from bayescm.models.scores import ScoresModel
-    >>> bands = bcm.curve_bands(ScoresModel.example(), "roc")
+    >>> bands = bcm.analyses.curve_bands(ScoresModel.example(), "roc")
     >>> bool((bands["simultaneous_upper"] >= bands["pointwise_upper"] - 1e-12).all())
     True
     """

@@ -30,7 +30,7 @@ from bayescm.core.resources import check_memory
 from bayescm.core.stats import hdi_prob_for
 from bayescm.core.streams import generator
 from bayescm.core.validate import check_int, check_probability
-from bayescm.metrics.base import Metric
+from bayescm.metrics.metric import Metric
 from bayescm.models.paired import _kind_and_catalogue, _metric_values, _select_metrics
 
 __all__ = ["bootstrap", "BootstrapResult", "binomial_interval", "BINOMIAL_METHODS"]

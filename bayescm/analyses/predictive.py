@@ -27,7 +27,7 @@ from bayescm.core.confusion import ConfusionMatrix, EmptyMatrixWarning
 from bayescm.core.resources import check_memory
 from bayescm.core.streams import generator, record
 from bayescm.core.validate import check_int_array
-from bayescm.metrics.base import Metric
+from bayescm.metrics.metric import Metric
 from bayescm.models.context import FitContext, assemble
 from bayescm.models.pipeline import prior_draws, seeds, stored_values
 

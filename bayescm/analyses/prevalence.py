@@ -21,7 +21,7 @@ from bayescm.core import container as box
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.exact import draw_beta, draw_dirichlet
 from bayescm.core.streams import generator
-from bayescm.metrics.base import Metric
+from bayescm.metrics.metric import Metric
 from bayescm.models import registry
 from bayescm.models.context import FitContext, assemble
 from bayescm.models.pipeline import DIAGNOSTIC_METHODS, diagnostic_variables, sample_array
@@ -234,7 +234,7 @@ def with_prevalence(
     >>> import bayescm as bcm
     >>> from bayescm.analyses.prevalence import with_prevalence
     >>> cm = bcm.ConfusionMatrix.from_counts(tp=90, fn=10, tn=90, fp=10)
-    >>> idata = bcm.fit(cm, prevalence=bcm.Fixed(0.5), random_seed=0, draws=1000)
+    >>> idata = bcm.fit(cm, priors={"prevalence": bcm.Fixed(0.5)}, random_seed=0, draws=1000)
     >>> deployed = with_prevalence(idata, 0.01)
     >>> round(float(idata["posterior"]["ppv"].mean()), 1)
     0.9

@@ -15,7 +15,7 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
-from bayescm.metrics.base import Metric
+from bayescm.metrics.metric import Metric
 from bayescm.priors import Beta
 
 __all__ = ["groups_with_prevalence"]

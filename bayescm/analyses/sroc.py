@@ -125,7 +125,7 @@ def sroc_regions(idata: xr.DataTree, hdi_prob: float | None = None, n_points: in
     >>> sites = HierarchicalModel.example_sites()  # six sites: {name: ConfusionMatrix}
     >>> # bcm.fit(sites, model="hierarchical", group="site", draws=500, chains=2), kept per process:
     >>> idata = HierarchicalModel.example()
-    >>> regions = bcm.sroc_regions(idata)
+    >>> regions = bcm.analyses.sroc_regions(idata)
     >>> regions["fpr"].sizes["vertex"], regions["region"].values.tolist()
     (200, ['credible', 'prediction'])
 

@@ -11,9 +11,10 @@ import xarray as xr
 from bayescm.analyses.undefined import summarise_defined
 from bayescm.core import container as box
 from bayescm.core.arguments import keyword_checked, warn_user
-from bayescm.core.errors import UndefinedDrawsWarning
-from bayescm.core.stats import hdi_prob_for, hdi_rows, moments_rhat_ess_rows, rowdot
+from bayescm.core.moments import moments_rhat_ess_rows, rowdot
+from bayescm.core.stats import hdi_prob_for, hdi_rows
 from bayescm.core.workspace import workspace
+from bayescm.errors import UndefinedDrawsWarning
 from bayescm.metrics import alias_table, canonical_name
 from bayescm.models import registry
 
@@ -287,7 +288,7 @@ def probability(
         A number for a scalar variable, else an array over the remaining dims (e.g.
         ``classifier``). When some draws of ``var`` are undefined (NaN, e.g. a PPV of 0/0),
         the probability is over the defined draws only (NaN where none is), and an
-        :class:`~bayescm.core.errors.UndefinedDrawsWarning` says what share was left out.
+        :class:`~bayescm.errors.UndefinedDrawsWarning` says what share was left out.
 
     Raises
     ------
@@ -403,7 +404,7 @@ def informedness(idata: xr.DataTree, rope: float = 0.0, var: str | None = None) 
     Notes
     -----
     Draws in which the variable is undefined (NaN) are left out of all three shares, which
-    therefore still sum to 1; an :class:`~bayescm.core.errors.UndefinedDrawsWarning` says so.
+    therefore still sum to 1; an :class:`~bayescm.errors.UndefinedDrawsWarning` says so.
     prob_superior : Whether one classifier beats another, rather than chance.
 
     Examples

@@ -16,8 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["OKABE_ITO", "PLOT_LOCK", "app_style", "grid_figure", "metric_grid_png", "png",
-           "single_png"]
+__all__ = ["PLOT_LOCK", "app_style", "grid_figure", "metric_grid_png", "png", "single_png"]
 
 from bayescm.plots._style import OKABE_ITO  # the plots' palette (re-exported)
 

@@ -58,7 +58,7 @@ _WAITING = "<p><i>Press <b>Analyse</b> to see the posterior of each metric.</i><
 
 
 def _metric_options(family: str) -> dict[str, str]:
-    from bayescm.metrics.base import list_metrics
+    from bayescm.metrics.catalogue import list_metrics
 
     table = list_metrics(family)
     return {(str(row["long_name"]) if str(row["long_name"]).split(" ")[0] == name else

@@ -130,7 +130,7 @@ class MatrixJob:
     @property
     def catalogue(self) -> list[str]:
         """The metrics a matrix of this family has."""
-        from bayescm.metrics.base import list_metrics
+        from bayescm.metrics.catalogue import list_metrics
 
         return [str(v) for v in list_metrics(self.family).index]
 

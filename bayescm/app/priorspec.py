@@ -151,9 +151,12 @@ def prior_code(prior: Any) -> str:
     >>> from bayescm.app.priorspec import prior_code
     >>> prior_code(bcm.Beta.from_mean(0.9, concentration=20))
     'bcm.Beta(alpha=18.0, beta=2.0)'
-    >>> prior_code(bcm.Jeffreys()), prior_code("weak")
-    ('bcm.Jeffreys()', "'weak'")
+    >>> prior_code(bcm.priors.Jeffreys()), prior_code("weak")
+    ('bcm.priors.Jeffreys()', "'weak'")
     """
     if isinstance(prior, str):
         return repr(prior)
-    return f"bcm.{prior!r}"
+    import bayescm
+
+    top = type(prior).__name__ in bayescm.__all__  # Beta, Dirichlet, Fixed; others in priors
+    return f"bcm.{prior!r}" if top else f"bcm.priors.{prior!r}"

@@ -57,8 +57,6 @@ import pandas as pd
 import xarray as xr
 
 from bayescm.comparisons.groups_draws import (
-    MEASURES,
-    MIN_ITEMS,
     compute_gaps,
     group_counts,
     group_dim,
@@ -66,9 +64,9 @@ from bayescm.comparisons.groups_draws import (
 from bayescm.core import container as box
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.stats import hdi, hdi_prob_for
-from bayescm.metrics.base import BINARY_METRICS
+from bayescm.metrics.binary import BINARY_METRICS
 
-__all__ = ["ACROSS", "MEASURES", "MIN_ITEMS", "fairness_table", "group_gaps", "unpooled_fit"]
+__all__ = ["ACROSS", "fairness_table", "group_gaps", "unpooled_fit"]
 
 ACROSS = "(across groups)"
 """The group label of the across-group rows of :func:`fairness_table`."""

@@ -20,7 +20,8 @@ from bayescm.core import container as box
 from bayescm.core.arguments import warn_user
 from bayescm.core.stats import hdi_prob_for
 from bayescm.core.validate import check_int, check_real
-from bayescm.metrics.base import BINARY_METRICS, alias_table, canonical_name
+from bayescm.metrics.binary import BINARY_METRICS
+from bayescm.metrics.catalogue import alias_table, canonical_name
 from bayescm.models import registry
 
 __all__ = ["MEASURES", "MIN_ITEMS", "compute_gaps", "group_dim", "group_counts"]
@@ -119,7 +120,7 @@ def _parse_measures(measures: Any) -> list[tuple[str, str, str]]:
         if metric is None:
             raise ValueError(
                 f"measures: {base!r} in {given!r} is not a binary metric; use a name of "
-                "bcm.list_metrics('binary') or 'selection_rate' (P(predicted positive)).")
+                "bcm.metrics.list_metrics('binary') or 'selection_rate' (P(predicted positive)).")
         name = f"{'selection_rate' if metric == 'bias' else metric}_{how}"
         if name not in [o[0] for o in out]:
             out.append((name, metric, how))

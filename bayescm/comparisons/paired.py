@@ -46,11 +46,12 @@ from bayescm.core.arguments import keyword_checked
 from bayescm.core.counts import encode_labels
 from bayescm.core.stats import hdi_prob_for
 from bayescm.core.validate import check_int
-from bayescm.metrics.base import Metric, catalogue_for
+from bayescm.metrics.catalogue import catalogue_for
+from bayescm.metrics.metric import Metric
 from bayescm.models.paired import _check_names, _check_rope, _tree, joint_tree
 from bayescm.models.paired_prior import _paired_alpha
 
-__all__ = ["compare_paired", "compare_paired_counts", "comparison_table", "encode_labels"]
+__all__ = ["compare_paired", "compare_paired_counts", "comparison_table"]
 
 AGREEMENT = ("both_right", "only_a_right", "only_b_right", "both_wrong")
 """Cells of the 2 x 2 agreement table of :func:`compare_paired_counts`."""

@@ -21,7 +21,8 @@ from bayescm.comparisons.superiority import (
 )
 from bayescm.core import container as box
 from bayescm.core.arguments import keyword_checked
-from bayescm.metrics.base import Metric, canonical_name
+from bayescm.metrics.catalogue import canonical_name
+from bayescm.metrics.metric import Metric
 from bayescm.models import registry
 
 __all__ = ["rank_probabilities"]

@@ -36,7 +36,8 @@ from bayescm.analyses.summary import resolve_var_names
 from bayescm.core import container as box
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.streams import warn_if_shared
-from bayescm.metrics.base import Metric, resolve_metrics
+from bayescm.metrics.catalogue import resolve_metrics
+from bayescm.metrics.metric import Metric
 from bayescm.models import registry
 from bayescm.models.base import ModelKind
 
@@ -88,7 +89,7 @@ def _metric_draws(idata: xr.DataTree, metric: str | Metric, group: str) -> tuple
     if isinstance(metric, Metric):
         metric = metric.name
     if not isinstance(metric, str):
-        raise TypeError(f"metric must be a metric name or a bcm.Metric, got {metric!r}.")
+        raise TypeError(f"metric must be a metric name or a bcm.metrics.Metric, got {metric!r}.")
     (name,) = resolve_var_names(idata, [metric], group)
     return name, box.get_group(idata, group)[name]
 
@@ -139,7 +140,7 @@ def _check_finite_draws(x: np.ndarray, name: str, labels: Sequence[Any] | None =
             where = f" (e.g. classifier {labels[i]!r})"
         raise ValueError(
             f"{name} is undefined (NaN) in {int(bad.sum())} draw(s){where}; comparisons need a "
-            "metric that is defined for every draw (see bcm.list_metrics()['undefined'])."
+            "metric that is defined for every draw (see bcm.metrics.list_metrics()['undefined'])."
         )
 
 

@@ -46,17 +46,9 @@ from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, NoReturn
 
+from bayescm.errors import RcParamsError
+
 __all__ = ["PLOT_PRESETS", "RcParams", "RcParamsError", "rcParams", "rc_context"]
-
-
-class RcParamsError(KeyError, ValueError):
-    """An unknown settings key or an invalid value; the message lists what is valid.
-
-    A :class:`KeyError` (for mapping code that looks keys up) and a :class:`ValueError`.
-    """
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
 
 
 def _probability(value: Any) -> float:
@@ -102,7 +94,7 @@ class RcParams(MutableMapping[str, Any]):
     >>> rc["plot.unit"] = "percent"  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bayescm.core.config.RcParamsError: 'plot.unit' is not a setting; valid keys: plot.preset, ...
+    bayescm.errors.RcParamsError: 'plot.unit' is not a setting; valid keys: plot.preset, ...
     """
 
     def __init__(self, values: Mapping[str, Any] | None = None) -> None:

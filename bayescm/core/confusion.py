@@ -16,27 +16,9 @@ from bayescm.core.counts import (
 )
 from bayescm.core.itemwise import align_items, default_positive
 from bayescm.core.validate import check_count_array
+from bayescm.errors import EmptyMatrixWarning
 
 __all__ = ["ConfusionMatrix", "EmptyMatrixWarning"]
-
-
-class EmptyMatrixWarning(UserWarning):
-    """A confusion matrix holds no observations: its posterior equals the prior.
-
-    See Also
-    --------
-    ConfusionMatrix : The matrix that warns when it is empty.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> import bayescm as bcm
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     _ = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=0, fn=0, tn=0, fp=0), draws=10)
-    >>> any(issubclass(w.category, bcm.EmptyMatrixWarning) for w in caught)
-    True
-    """
 
 
 class ConfusionMatrix:

@@ -20,16 +20,12 @@ import xarray as xr
 from bayescm._version import __version__
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.lazy import (  # _ComputedData: pickles written before the move name it here
-    LazyArrays,
     _ComputedData,  # noqa: F401
-    lazy_variable,
-)
+    )
 
-__all__ = [
-    "SAMPLE_DIMS", "LazyArrays", "check_tree", "copy_group", "get_group", "has_group",
-    "json_attr", "lazy_variable", "load", "make_dataset", "make_tree", "read_json_attr",
-    "root_attrs", "save", "set_group",
-]
+__all__ = ["SAMPLE_DIMS", "check_tree", "copy_group", "get_group", "has_group", "json_attr",
+           "load", "make_dataset", "make_tree", "read_json_attr", "root_attrs", "save",
+           "set_group"]
 
 SAMPLE_DIMS = ("chain", "draw")
 

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from bayescm.core.arguments import did_you_mean
 from bayescm.core.numtext import NumberTextError, real_from_text, whole_from_text
+from bayescm.errors import CSVFormatError
 
 __all__ = ["COMMA", "PASTED", "CSVFormatError", "CSVTable", "decode_csv", "parse_csv",
            "read_csv"]
@@ -49,41 +50,6 @@ _SAVE_UTF8 = ("save it as UTF-8 (Excel: 'CSV UTF-8 (Comma delimited)'; LibreOffi
               "set 'Unicode (UTF-8)'; or iconv -f {enc} -t UTF-8 old.csv > new.csv)")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-class CSVFormatError(ValueError):
-    """A CSV table bayescm cannot read as it stands; the message names the place and the fix.
-
-    Parameters
-    ----------
-    message : str
-        What is wrong and how to fix it.
-    source : str
-        The file's name, or a description such as ``"the pasted table"``.
-    line : int, optional
-        The line (1 is the first line of the file).
-    column : str or int, optional
-        The column's name, or its position (1 is the first) when it has no name.
-
-    Examples
-    --------
-    >>> from bayescm.core.csvtable import CSVFormatError
-    >>> err = CSVFormatError("'x' is not a number.", "scores.csv", line=3, column="p")
-    >>> print(err)
-    scores.csv, line 3, column 'p': 'x' is not a number.
-    >>> err.line, err.column
-    (3, 'p')
-    """
-
-    def __init__(self, message: str, source: str, line: int | None = None,
-                 column: str | int | None = None) -> None:
-        place = [source]
-        if line is not None:
-            place.append(f"line {line}")
-        if column is not None:
-            place.append(f"column {column!r}" if isinstance(column, str) else f"column {column}")
-        super().__init__(f"{', '.join(place)}: {message}")
-        self.source, self.line, self.column = source, line, column
 
 
 def decode_csv(data: bytes, source: str) -> str:
@@ -115,7 +81,7 @@ def decode_csv(data: bytes, source: str) -> str:
     >>> decode_csv("y,caf\\u00e9\\n".encode("cp1252"), "s.csv")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bayescm.core.csvtable.CSVFormatError: s.csv, line 1, column 2: not UTF-8 ... Windows-1252 ...
+    bayescm.errors.CSVFormatError: s.csv, line 1, column 2: not UTF-8 ... Windows-1252 ...
     """
     for bom, name in ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
                       (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16")):
@@ -244,7 +210,7 @@ def parse_csv(text: str, source: str = "the pasted table", *,
     >>> parse_csv("y,p\\n1,0,9\\n", "s.csv")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bayescm.core.csvtable.CSVFormatError: s.csv, line 2, column 3: 3 cells, but the header ...
+    bayescm.errors.CSVFormatError: s.csv, line 2, column 3: 3 cells, but the header ...
     >>> parse_csv("a\\tb\\n1\\t2\\n", delimiters=("\\t", ",")).body
     (('1', '2'),)
     """

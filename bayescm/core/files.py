@@ -22,23 +22,10 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from bayescm.errors import OutputError
+
 __all__ = ["OutputError", "atomic_write", "check_file", "check_folder", "ensure_folder",
            "inside"]
-
-
-class OutputError(ValueError):
-    """A file or folder bayescm cannot write there; the message names it and says what to do.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from bayescm.core.files import OutputError, check_file
-    >>> try:  # doctest: +ELLIPSIS
-    ...     check_file(tempfile.mkdtemp())
-    ... except OutputError as err:
-    ...     print(str(err).split("; ")[-1])
-    give a file name inside it (e.g. .../result.nc).
-    """
 
 
 _REASONS = {
@@ -97,7 +84,7 @@ def check_folder(path: str | os.PathLike[str], what: str = "outputs") -> Path:
     >>> check_folder(tempfile.mkstemp()[1])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bayescm.core.files.OutputError: ... is a file, not a folder: give a folder for the outputs ...
+    bayescm.errors.OutputError: ... is a file, not a folder: give a folder for the outputs ...
     """
     path = Path(path)
     try:

@@ -27,6 +27,7 @@ import math
 import re
 
 from bayescm.core.validate import INT64_MAX
+from bayescm.errors import NumberTextError
 
 __all__ = ["NumberTextError", "real_from_text", "whole_from_text"]
 
@@ -35,32 +36,6 @@ _NOT_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
 _DECIMAL_COMMA = re.compile(r"[+-]?[0-9]*,[0-9]+", re.ASCII)
 _GROUPED = re.compile(r"[+-]?[0-9]{1,3}(?:(?:[,'’][0-9]{3})+(?:\.[0-9]*)?|(?:\.[0-9]{3}){2,})")
 _PREFIXED = re.compile(r"[+-]?0[xXoObB][0-9A-Fa-f_]+")
-
-
-class NumberTextError(ValueError):
-    """Text that is not a number of the kind asked for; the message says why.
-
-    Parameters
-    ----------
-    message : str
-        What is wrong with the text and how to write it.
-    kind : str
-        ``"empty"``, ``"syntax"``, ``"not_finite"``, ``"fraction"`` or ``"too_large"``, for
-        callers that word the message themselves.
-
-    Examples
-    --------
-    >>> from bayescm.core.numtext import NumberTextError, real_from_text
-    >>> try:
-    ...     real_from_text("0,9")
-    ... except NumberTextError as err:
-    ...     print(err.kind, "|", err)
-    syntax | '0,9' is not a number: a decimal comma; write decimals with a point (0.9)
-    """
-
-    def __init__(self, message: str, kind: str) -> None:
-        super().__init__(message)
-        self.kind = kind
 
 
 def _why(text: str) -> str:
@@ -130,7 +105,7 @@ def real_from_text(text: str) -> float:
     >>> real_from_text("1_000")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bayescm.core.numtext.NumberTextError: '1_000' is not a number: an underscore; write ...
+    bayescm.errors.NumberTextError: '1_000' is not a number: an underscore; write ...
     """
     stripped = _number_text(text)
     value = float(stripped)
@@ -174,7 +149,7 @@ def whole_from_text(text: str, maximum: int = INT64_MAX) -> int:
     >>> whole_from_text("9" * 5000)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bayescm.core.numtext.NumberTextError: a number of 5,000 digits is larger than 9,223,372,...
+    bayescm.errors.NumberTextError: a number of 5,000 digits is larger than 9,223,372,...
     """
     stripped = _number_text(text)
     try:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
+from bayescm.errors import ResourceLimitError
+
 __all__ = ["ResourceLimitError", "available_memory", "check_memory", "check_time",
            "format_bytes"]
 
@@ -22,10 +24,6 @@ OVERHEAD = 1.6
 
 SECONDS_PER_VALUE = 5e-9
 """Rough cost of producing one stored value on the project machine (for the message only)."""
-
-
-class ResourceLimitError(ValueError):
-    """A computation would need more memory than the machine has; the message says the way out."""
 
 
 def available_memory() -> int:
@@ -92,7 +90,7 @@ def check_memory(values: float, what: str, remedies: Iterable[str], *,
     >>> check_memory(1e15, "this fit", ["fewer draws"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bayescm.core.resources.ResourceLimitError: this fit would need about 12.8 PB of memory ...
+    bayescm.errors.ResourceLimitError: this fit would need about 12.8 PB of memory ...
     """
     need = float(values) * bytes_each
     if need <= SMALL:  # no machine running Python lacks this much: skip reading the system
@@ -126,7 +124,7 @@ def check_time(values: float, what: str, remedies: Iterable[str],
     >>> check_time(1e20, "a leaderboard", ["fewer draws"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bayescm.core.resources.ResourceLimitError: a leaderboard would take about ... hours ...
+    bayescm.errors.ResourceLimitError: a leaderboard would take about ... hours ...
     """
     seconds = float(values) * seconds_per_value
     if seconds <= TIME_LIMIT_S:

@@ -1,7 +1,7 @@
 """Interval statistics on draws, vectorised over series: the interval probability and HDIs.
 
-The moments, split R-hat and ESS of rows (:func:`moments_rhat_ess_rows`) and the row dot
-product (:func:`rowdot`) live in :mod:`bayescm.core.moments` and are re-exported here.
+The moments, split R-hat and ESS of rows and the row dot product live in
+:mod:`bayescm.core.moments`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,9 @@ import numpy as np
 
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.config import rcParams
-from bayescm.core.moments import moments_rhat_ess_rows, rowdot
 from bayescm.core.validate import check_probability
 
-__all__ = ["HDI_PROB", "check_prob", "hdi", "hdi_prob_for", "hdi_rows", "moments_rhat_ess_rows",
-           "rowdot"]
+__all__ = ["HDI_PROB", "hdi", "hdi_prob_for", "hdi_rows"]
 
 HDI_PROB = 0.95
 """The paper's interval probability (95 % HDI), the default of ``rcParams["stats.hdi_prob"]``.
@@ -24,44 +22,6 @@ HDI_PROB = 0.95
 Functions take ``hdi_prob=None`` and resolve it with :func:`hdi_prob_for`, so a change of the
 setting reaches every default; this constant is the value the setting starts from.
 """
-
-
-def check_prob(prob: float, name: str = "hdi_prob") -> float:
-    """Validate a probability strictly inside (0, 1) (see :mod:`bayescm.core.validate`).
-
-    Parameters
-    ----------
-    prob : float
-        The value to check.
-    name : str, default "hdi_prob"
-        Its name in the error message.
-
-    Returns
-    -------
-    float
-        ``prob`` as a float.
-
-    Raises
-    ------
-    ValueError
-        ``prob`` is not a number strictly between 0 and 1.
-
-    See Also
-    --------
-    hdi_prob_for : The probability to use when none is given.
-
-    Examples
-    --------
-    >>> from bayescm.core.stats import check_prob
-    >>> check_prob(0.9)
-    0.9
-    >>> try:
-    ...     check_prob(95, "hdi_prob")
-    ... except ValueError:
-    ...     print("a probability, not a percentage")
-    a probability, not a percentage
-    """
-    return check_probability(prob, name)
 
 
 def hdi_prob_for(hdi_prob: float | None = None, idata: Any = None) -> float:
@@ -100,10 +60,10 @@ def hdi_prob_for(hdi_prob: float | None = None, idata: Any = None) -> float:
     0.8
     """
     if hdi_prob is not None:
-        return check_prob(hdi_prob)
+        return check_probability(hdi_prob, "hdi_prob")
     attrs = getattr(idata, "attrs", None) or {}
     if "hdi_prob" in attrs:
-        return check_prob(attrs["hdi_prob"])
+        return check_probability(attrs["hdi_prob"], "hdi_prob")
     return float(rcParams["stats.hdi_prob"])
 
 
@@ -150,7 +110,7 @@ def hdi(samples: np.ndarray, prob: float | None = None, axis: int = -1) -> np.nd
     >>> round(float(lo), 2), round(float(hi), 3)
     (0.89, 1.0)
     """
-    prob = check_prob(prob, "prob") if prob is not None else hdi_prob_for()
+    prob = check_probability(prob, "prob") if prob is not None else hdi_prob_for()
     x = np.moveaxis(np.asarray(samples, dtype=float), axis, -1)
     n = x.shape[-1]
     if n < 2:
@@ -220,7 +180,7 @@ def hdi_rows(draws: np.ndarray, prob: float | None = None, step: int | None = No
     >>> bool(np.array_equal(hdi_rows(draws, 0.95), hdi(draws, 0.95)))
     True
     """
-    prob = check_prob(prob, "prob") if prob is not None else hdi_prob_for()
+    prob = check_probability(prob, "prob") if prob is not None else hdi_prob_for()
     x = np.asarray(draws)
     if x.ndim != 2:
         raise ValueError(f"hdi_rows takes a 2-D array (rows, draws), got shape {x.shape}.")

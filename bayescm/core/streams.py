@@ -29,15 +29,12 @@ import numpy as np
 
 from bayescm.core.arguments import warn_user
 from bayescm.core.validate import INT64_MAX
+from bayescm.errors import SharedRandomNumbersWarning
 
 __all__ = ["SharedRandomNumbersWarning", "child", "generator", "record", "seed_from_attrs",
            "seed_sequence", "shared_stream", "streams", "warn_if_shared"]
 
 RandomSeed = int | np.integer | np.random.SeedSequence | np.random.Generator | None
-
-
-class SharedRandomNumbersWarning(UserWarning):
-    """Two results were drawn from the same random numbers, so they are not independent."""
 
 
 def seed_sequence(random_seed: Any, name: str = "random_seed") -> np.random.SeedSequence:

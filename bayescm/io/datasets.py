@@ -4,7 +4,7 @@
 * A simulated screening study with two correlated risk scores of 600 people (known truth), for
   the scores model (``bcm.Scores``).
 * A simulated screening classifier evaluated on six age groups of very different sizes (known
-  truth), for subgroup gaps and fairness (``bcm.group_gaps``).
+  truth), for subgroup gaps and fairness (``bcm.compare.group_gaps``).
 * Two matrices of Kuhn & Johnson's chapter "Characterizing Classification Models": the naive
   Bayes mushroom classifier (2 classes, 6,107 validation samples) and a Wordle guess-count
   predictor (6 ordered classes, 118 test games). The chapter prints both with rows =

@@ -1,7 +1,7 @@
 """CSV readers: one confusion matrix, or a table with one binary matrix per row.
 
 Both read through :mod:`bayescm.core.csvtable` (UTF-8, commas, a header, even rows, strict
-numbers), so every problem is a :class:`~bayescm.core.csvtable.CSVFormatError` naming the file,
+numbers), so every problem is a :class:`~bayescm.errors.CSVFormatError` naming the file,
 the line and the column. :func:`matrix_from_table` and :func:`batch_from_table` do the same for
 a table already parsed (the app's pasted tables).
 """
@@ -49,6 +49,7 @@ def read_matrix_csv(path: str | os.PathLike[str], positive: Any = None, ordered:
     Returns
     -------
     ConfusionMatrix
+        The matrix, classes in the rows' order (binary when a positive class applies).
 
     Raises
     ------
@@ -57,6 +58,11 @@ def read_matrix_csv(path: str | os.PathLike[str], positive: Any = None, ordered:
     CSVFormatError
         A malformed file (encoding, delimiter, ragged rows, a cell that is not a count,
         repeated or mismatched labels), naming the line and the column.
+
+    See Also
+    --------
+    read_table_csv : A batch of binary matrices, one per row.
+    bayescm.ConfusionMatrix : The same from counts in code.
 
     Examples
     --------
@@ -131,6 +137,7 @@ def read_table_csv(path: str | os.PathLike[str], id_column: str | None = None
     Returns
     -------
     dict of str -> ConfusionMatrix
+        The matrices by name, in the file's order (``bcm.fit`` of it is one batch).
 
     Raises
     ------
@@ -139,6 +146,10 @@ def read_table_csv(path: str | os.PathLike[str], id_column: str | None = None
     CSVFormatError
         A malformed file, a missing column, a cell that is not a count, an empty or repeated
         name, no rows; the message names the line and the column.
+
+    See Also
+    --------
+    read_matrix_csv : One labelled matrix of any number of classes.
 
     Examples
     --------

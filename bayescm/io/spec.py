@@ -38,7 +38,7 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     # y_true = [1, 0, 1, ...]        # or inline: the labels and scores = [...] (one classifier)
     #                                #   or scores = {old = [...], new = [...]}
 
-    # [simulate]                     # instead of [data]: matrices drawn by bcm.simulate
+    # [simulate]                     # instead of [data]: matrices drawn by bcm.analyses.simulate
     # n = [20, 100, 500]             #   samples per matrix (one size or several)
     # prevalence = 0.5               #   the true parameters (default: the paper's simulated
     # tpr = 0.8                      #   classifier, 0.5 / 0.8 / 0.6)
@@ -105,7 +105,7 @@ from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.csvtable import CSVFormatError, decode_csv
 from bayescm.core.scores import Scores
-from bayescm.io.readers import read_matrix_csv, read_table_csv
+from bayescm.io.readers import read_matrix_csv, read_table_csv  # the public namespace
 from bayescm.io.spec_analysis import AnalysisSpec
 from bayescm.io.spec_hierarchical import (
     check_figures,
@@ -210,6 +210,20 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
         Name when ``raw`` has none (the file name for :func:`load_spec`).
     source : Path, optional
         The file, for messages and for resolving relative data paths.
+
+    Returns
+    -------
+    AnalysisSpec
+        The validated specification.
+
+    Raises
+    ------
+    SpecError
+        A key that is unknown, missing or malformed (the message names it and the file).
+
+    See Also
+    --------
+    load_spec : The same from a TOML file.
 
     Examples
     --------

@@ -17,6 +17,7 @@ import xarray as xr
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.files import check_folder
 from bayescm.core.scores import Scores
+from bayescm.models.fitting import PRIOR_KEYWORDS
 
 __all__ = ["AnalysisSpec"]
 
@@ -35,8 +36,8 @@ class AnalysisSpec:
         One matrix, a batch (fitted as one tree with a ``classifier`` dim), or labels and
         scores (the Bayesian bootstrap of :func:`bayescm.models.scores.fit_scores`).
     priors : dict
-        Keyword arguments of :func:`bayescm.fit`: ``prior``, ``prevalence``, ``tpr``, ``tnr``,
-        ``rates`` (only those given), or ``priors`` keyed by a model's parameters.
+        The priors as :func:`bayescm.fit` takes them: ``prior`` (a preset for every
+        parameter) and ``priors`` keyed by the model's parameters (only those given).
     options : dict
         ``draws, chains, random_seed, method, metrics, hdi_prob``, for scores
         ``threshold, fpr_range, grid_size, n_bins``, for the hierarchical model ``model, group``
@@ -51,6 +52,11 @@ class AnalysisSpec:
         Free text.
     source : Path or None
         The file it was read from.
+
+    See Also
+    --------
+    bayescm.spec.load_spec : Reads one from a TOML file.
+    bayescm.spec.parse_spec : Makes one from a mapping.
 
     Examples
     --------
@@ -74,6 +80,20 @@ class AnalysisSpec:
     def fit_kwargs(self, **overrides: Any) -> dict[str, Any]:
         """Keyword arguments for :func:`bayescm.fit`, with ``overrides`` that are not None.
 
+        Parameters
+        ----------
+        **overrides
+            ``draws``, ``chains``, ``random_seed``, ... replacing the spec's (None: keep).
+
+        Returns
+        -------
+        dict
+            ``bcm.fit(spec.data, **spec.fit_kwargs())`` fits the spec.
+
+        See Also
+        --------
+        fit : Fits with them.
+
         Examples
         --------
         >>> from bayescm.io.spec import parse_spec
@@ -82,7 +102,11 @@ class AnalysisSpec:
         >>> spec.fit_kwargs(draws=200)
         {'draws': 200, 'random_seed': 3}
         """
-        kwargs = {**self.priors, **self.options}
+        priors = dict(self.priors)
+        keyed = {k: priors.pop(k) for k in list(priors) if k in PRIOR_KEYWORDS}
+        if keyed:  # per-parameter priors go into priors={...}, fit's one way to give them
+            priors["priors"] = {**priors.get("priors", {}), **keyed}
+        kwargs = {**priors, **self.options}
         kwargs.update({k: v for k, v in overrides.items() if v is not None})
         return kwargs
 
@@ -93,6 +117,15 @@ class AnalysisSpec:
         ----------
         **overrides
             ``draws``, ``chains``, ``random_seed``, ``progressbar``, ... replacing the spec's.
+
+        Returns
+        -------
+        xarray.DataTree
+            The result of :func:`bayescm.fit`.
+
+        See Also
+        --------
+        run : Fits and writes the outputs.
 
         Examples
         --------
@@ -142,7 +175,7 @@ class AnalysisSpec:
 
         See Also
         --------
-        bayescm.io.runner.write_outputs : what is written.
+        bayescm.io.runner.write_outputs : What is written.
 
         Examples
         --------
@@ -186,6 +219,10 @@ class AnalysisSpec:
         Path
             The folder (not created here).
 
+        See Also
+        --------
+        run : Writes into it.
+
         Examples
         --------
         >>> from bayescm.io.spec import parse_spec
@@ -196,6 +233,20 @@ class AnalysisSpec:
 
     def with_options(self, **options: Any) -> AnalysisSpec:
         """A copy with some options replaced (``draws``, ``random_seed``, ...).
+
+        Parameters
+        ----------
+        **options
+            The options to replace.
+
+        Returns
+        -------
+        AnalysisSpec
+            The copy (the spec itself is unchanged).
+
+        See Also
+        --------
+        fit_kwargs : What the options become.
 
         Examples
         --------

@@ -10,6 +10,7 @@ from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.csvtable import CSVFormatError
 from bayescm.core.scores import Scores
 from bayescm.core.streams import generator
+from bayescm.errors import SpecError
 from bayescm.io.readers import CELL_KEYS, read_matrix_csv, read_table_csv
 from bayescm.priors import from_dict
 
@@ -39,10 +40,6 @@ plot_delta_auc)."""
 HIERARCHICAL_FIGURES = ("sroc", "group_forest")
 """Figures of a hierarchical fit only (plot_sroc, plot_group_forest of TPR and TNR)."""
 FIGURES = ("forest", "posterior", *SCORE_FIGURES, *HIERARCHICAL_FIGURES)
-
-
-class SpecError(ValueError):
-    """An invalid analysis specification; the message names the file and the key."""
 
 
 def _where(source: Path | str | None) -> str:
@@ -95,7 +92,8 @@ def _check_metrics(cm: ConfusionMatrix | Scores, names: Any, key: str, source: A
     """Names of metrics the data's kind computes (of scores: ``fitted`` -> at the threshold)."""
     if not names:
         return
-    from bayescm.metrics.base import BINARY_METRICS, resolve_metrics
+    from bayescm.metrics.binary import BINARY_METRICS
+    from bayescm.metrics.catalogue import resolve_metrics
     from bayescm.models import registry
 
     kind = registry.for_data(cm)
@@ -239,7 +237,7 @@ def check_scores_spec(data: Any, priors: Mapping[str, Any], options: Mapping[str
 
 def _parse_simulate(table: Any, source: Any) -> dict[str, ConfusionMatrix]:
     """Matrices of :func:`bayescm.simulate` as a batch named ``N<n>`` (``N<n>_<i>``)."""
-    from bayescm.analyses.simulate import simulate
+    from bayescm.analyses.simulation import simulate
 
     where = _where(source)
     _check_keys(table, SIMULATE_KEYS, "simulate", source)

@@ -9,17 +9,16 @@ metrics on ``theta``.
 
 from bayescm.metrics.binary import BINARY_METRICS, fbeta
 from bayescm.metrics.catalogue import (
-    alias_table,
-    builtin_metric,
-    canonical_name,
-    catalogue_for,
-    evaluate,
-    evaluate_theta,
-    list_metrics,
-    mark_builtin,
-    metric_info,
-    resolve_metrics,
+           alias_table,
+           builtin_metric,
+           canonical_name,
+           catalogue_for,
+           list_metrics,
+           mark_builtin,
+           metric_info,
+           resolve_metrics,
 )
+from bayescm.metrics.evaluation import evaluate, evaluate_theta
 from bayescm.metrics.metric import SCALES, Metric, MetricInfo
 
 __all__ = ["BINARY_METRICS", "SCALES", "Metric", "MetricInfo", "alias_table", "builtin_metric",

@@ -20,7 +20,6 @@ import numpy as np
 
 from bayescm.core.arguments import did_you_mean, keyword_checked
 from bayescm.metrics.binary import BINARY_METRICS, fbeta
-from bayescm.metrics.evaluation import EVAL_BLOCK, evaluate, evaluate_theta
 from bayescm.metrics.metric import Metric, MetricInfo
 from bayescm.metrics.multiclass import MULTICLASS_METRICS
 from bayescm.metrics.scores import SCORE_METRICS
@@ -28,9 +27,8 @@ from bayescm.metrics.scores import SCORE_METRICS
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EVAL_BLOCK", "alias_table", "builtin_metric", "canonical_name", "catalogue_for",
-           "evaluate", "evaluate_theta", "list_metrics", "mark_builtin", "metric_info",
-           "resolve_metrics"]
+__all__ = ["alias_table", "builtin_metric", "canonical_name", "catalogue_for", "list_metrics",
+           "mark_builtin", "metric_info", "resolve_metrics"]
 
 _CATALOGUES: dict[str, dict[str, Metric]] = {
     "binary": BINARY_METRICS,
@@ -291,12 +289,13 @@ def resolve_metrics(
             out[item.name] = item
             continue
         if not isinstance(item, str):
-            raise TypeError(f"Metrics are named by strings or bcm.Metric objects, got {item!r}.")
+            raise TypeError(f"Metrics are named by strings or bcm.metrics.Metric objects, got "
+                            f"{item!r}.")
         key = table.get(canonical_name(item))
         if key is None:
             raise ValueError(
                 f"Unknown {kind} metric {item!r}. Known metrics: {', '.join(catalogue)} "
-                "(long names such as 'sensitivity' work too); see bcm.list_metrics()."
+                "(long names such as 'sensitivity' work too); see bcm.metrics.list_metrics()."
                 f"{did_you_mean(canonical_name(item), table)}"
             )
         out[key] = catalogue[key]
@@ -327,7 +326,7 @@ def list_metrics(kind: str = "binary") -> pd.DataFrame:
     Examples
     --------
     >>> import bayescm as bcm
-    >>> table = bcm.list_metrics()
+    >>> table = bcm.metrics.list_metrics()
     >>> table.loc["bm", ["long_name", "display_name", "scale"]].tolist()
     ['bookmaker informedness (TPR + TNR - 1)', 'BM', 'signed']
     """

@@ -236,7 +236,7 @@ class Metric:
     A metric the catalogue lacks, the net benefit at a 10 % threshold probability:
 
     >>> import bayescm as bcm
-    >>> nb = bcm.Metric("net_benefit", lambda tp, fn, fp, tn: tp - fp * 0.1 / 0.9,
+    >>> nb = bcm.metrics.Metric("net_benefit", lambda tp, fn, fp, tn: tp - fp * 0.1 / 0.9,
     ...                 long_name="net benefit at p_t = 0.1", display_name="Net benefit",
     ...                 reference=0.0)
     >>> nb.scale, nb.support, nb.reference

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     import pymc as pm
     import xarray as xr
 
-    from bayescm.metrics.base import Metric
+    from bayescm.metrics.metric import Metric
 
 __all__ = ["ANALYSES", "Derived", "ModelKind", "Parameter"]
 
@@ -86,7 +86,7 @@ class Parameter:
     >>> from bayescm.models.base import Parameter
     >>> from bayescm.priors.protocol import Family
     >>> tpr = Parameter("tpr", (), "true positive rate", Family.BETA)
-    >>> tpr.fixable, tpr.takes(bcm.Jeffreys()), tpr.takes(bcm.priors.Normal(0, 1))
+    >>> tpr.fixable, tpr.takes(bcm.priors.Jeffreys()), tpr.takes(bcm.priors.Normal(0, 1))
     (False, True, False)
     """
 

@@ -22,7 +22,9 @@ import numpy as np
 
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.exact import draw_beta
-from bayescm.metrics.base import BINARY_METRICS, Metric, evaluate
+from bayescm.metrics.binary import BINARY_METRICS
+from bayescm.metrics.evaluation import evaluate
+from bayescm.metrics.metric import Metric
 from bayescm.models.base import DEFAULT_ANALYSES, ModelKind, Parameter
 from bayescm.models.registry import register
 from bayescm.priors import PriorSpec, resolve_prior

@@ -14,12 +14,12 @@ from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.models import registry
 from bayescm.models.base import ModelKind
-from bayescm.models.context import FitContext, checked_overrides
+from bayescm.models.context import FitContext
 
 if TYPE_CHECKING:
     import pymc as pm
 
-__all__ = ["build_model", "checked_overrides", "model_kind"]
+__all__ = ["build_model", "model_kind"]
 
 
 def model_kind(cm: ConfusionMatrix) -> ModelKind:

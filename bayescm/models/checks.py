@@ -13,15 +13,13 @@ import numpy as np
 
 from bayescm.core.arguments import HINTS as _HINTS
 from bayescm.core.arguments import did_you_mean, warn_user
+from bayescm.core.deprecation import warn_deprecated
 from bayescm.core.validate import check_int, check_real
+from bayescm.errors import PrevalenceMismatchWarning, PriorStrengthWarning
 from bayescm.priors import is_conjugate
 from bayescm.priors.multiclass import _alpha
 
 METHODS = ("auto", "exact", "nuts")
-
-
-class PriorStrengthWarning(UserWarning):
-    """A prior carries more than a tenth of the information of a row of the confusion matrix."""
 
 
 def check_prior_strength(kind: Any, priors: Mapping[str, Any], counts: np.ndarray,
@@ -46,10 +44,6 @@ def check_prior_strength(kind: Any, priors: Mapping[str, Any], counts: np.ndarra
         f"{kind.labels[i]!r}{who}, which has {int(rows[b, i])} test items: more than a tenth, "
         f"so the prior visibly shapes that class's rates. Remedy: {remedy}.",
         PriorStrengthWarning)
-
-
-class PrevalenceMismatchWarning(UserWarning):
-    """The counts are implausible under a fixed prevalence (a sign of a mixed-up question)."""
 
 
 def check_fixed_prevalence(priors: Mapping[str, Any], counts: np.ndarray,
@@ -173,6 +167,9 @@ def sampler_options(method: str, sampler_kwargs: Mapping[str, Any] | None,
     if sampler_kwargs is not None and not isinstance(sampler_kwargs, Mapping):
         raise TypeError(f"sampler_kwargs must be a mapping of pymc.sample options, got "
                         f"{sampler_kwargs!r}.")
+    if sampler_kwargs is not None:
+        warn_deprecated("fit(sampler_kwargs={...})", "the options as keywords, fit(..., "
+                        "tune=2000, target_accept=0.95): one way to give sampler options")
     options = {**dict(sampler_kwargs or {}), **dict(nuts_options)}
     if not options:
         return {"nuts_sampler": "pymc"} if method == "nuts" else {}

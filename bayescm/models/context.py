@@ -28,10 +28,12 @@ import numpy as np
 import xarray as xr
 
 from bayescm.core import container as box
+from bayescm.core.deprecation import warn_deprecated
 from bayescm.core.stats import hdi_prob_for
 from bayescm.core.streams import record, seed_from_attrs, seed_sequence
 from bayescm.core.validate import check_int
-from bayescm.metrics.base import Metric, resolve_metrics
+from bayescm.metrics.catalogue import resolve_metrics
+from bayescm.metrics.metric import Metric
 from bayescm.metrics.multiclass import undefined_classes
 from bayescm.models import registry
 from bayescm.models.base import Derived, ModelKind
@@ -98,7 +100,17 @@ def decoded_priors(idata: xr.DataTree) -> dict[str, Any]:
 
 def merged_priors(priors: Mapping[str, Any] | None, keywords: Mapping[str, Any]
                   ) -> dict[str, Any]:
-    """``priors={...}`` merged with the per-parameter keywords (both for one is an error)."""
+    """``priors={...}`` merged with the per-parameter keywords (both for one is an error).
+
+    The keywords (``fit(cm, tpr=...)``) are the deprecated spelling of ``priors={"tpr": ...}``:
+    they still work in this release, with a DeprecationWarning.
+    """
+    given = sorted(k for k, v in keywords.items() if v is not None)
+    if given:
+        old = ", ".join(f"{k}=..." for k in given)
+        new = ", ".join(f"{k!r}: ..." for k in given)
+        warn_deprecated(f"Giving a prior as a keyword (fit({old}))",
+                        f"fit(priors={{{new}}}): one way to give priors per parameter")
     if priors is None:
         return {k: v for k, v in keywords.items() if v is not None}
     if not isinstance(priors, Mapping):
@@ -199,7 +211,8 @@ class FitContext:
                 raise ValueError(
                     f"The fit computed the custom metrics {custom}, whose functions are not "
                     f"stored in the tree, so {what} cannot recompute them. Pass metrics=[...] "
-                    f"with the bcm.Metric objects (and any built-in names) to recompute, e.g. "
+                    f"with the bcm.metrics.Metric objects (and any built-in names) to recompute, "
+                    f"e.g. "
                     f"metrics=['ppv', my_metric], or metrics='all' for the built-in ones only.")
             metrics = names
         selected = kind.select_metrics(

@@ -19,15 +19,14 @@ import xarray as xr
 from bayescm.core import container as box
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
+from bayescm.core.lazy import LazyArrays, lazy_variable
 from bayescm.core.resources import check_memory
 from bayescm.core.scores import Scores
 from bayescm.core.streams import child
 from bayescm.core.workspace import roomy_heap
-from bayescm.metrics.base import Metric
+from bayescm.metrics.metric import Metric
 from bayescm.models.base import ModelKind
 from bayescm.models.checks import (
-    PrevalenceMismatchWarning,
-    PriorStrengthWarning,
     check_fixed_prevalence,
     check_prior_strength,
     choose_method,
@@ -46,17 +45,18 @@ from bayescm.models.pipeline import (
     stored_values,
 )
 
-__all__ = ["PrevalenceMismatchWarning", "PriorStrengthWarning", "fit", "fit_standard", "refit"]
+__all__ = ["PRIOR_KEYWORDS", "fit", "fit_standard", "refit"]
+
+PRIOR_KEYWORDS = ("prevalence", "tpr", "tnr", "rates")
+"""The deprecated per-parameter prior keywords of ``fit`` and ``build_model``
+(``fit(cm, tpr=...)``); ``priors={"tpr": ...}`` replaces them."""
 
 
 def fit(
     data: ConfusionMatrix | Mapping[str, ConfusionMatrix] | Scores,
     prior: Any = None,
-    prevalence: Any = None,
-    tpr: Any = None,
-    tnr: Any = None,
     *,
-    rates: Any = None,
+    priors: Mapping[str, Any] | None = None,
     method: str = "auto",
     draws: int | None = None,
     chains: int = 4,
@@ -64,11 +64,9 @@ def fit(
     metrics: Iterable[str | Metric] | str | Metric | None = None,
     hdi_prob: float | None = None,
     progressbar: bool = False,
-    sampler_kwargs: Mapping[str, Any] | None = None,
-    priors: Mapping[str, Any] | None = None,
     model: str = "auto",
     group: str | None = None,
-    **nuts_options: Any,
+    **options: Any,
 ) -> xr.DataTree:
     """Posterior of every metric of a confusion matrix (or a batch of them).
 
@@ -89,13 +87,15 @@ def fit(
         default), ``"haldane"``; or a :class:`~bayescm.Beta` (binary),
         :class:`~bayescm.Dirichlet` (multiclass), or an object with ``create_variable(name)``
         (sampled with NUTS).
-    prevalence : prior, optional
-        Prior of the class prevalence; :class:`~bayescm.Fixed` for a curated test set whose
-        share of each class was chosen, not observed.
-    tpr, tnr : prior, optional
-        Binary matrices: priors of the true positive and true negative rates.
-    rates : prior, optional
-        Multiclass matrices: prior of each true class's row of prediction rates.
+    priors : mapping of parameter name -> prior, optional
+        Priors keyed by parameter, e.g. ``{"tpr": bcm.Beta(10, 2), "prevalence":
+        bcm.Fixed(0.5)}`` (binary: ``prevalence``, ``tpr``, ``tnr``; multiclass:
+        ``prevalence``, ``rates``): the one way to give a parameter its own prior;
+        :class:`~bayescm.Fixed` as the prevalence for a curated test set whose share of each
+        class was chosen, not observed. For ``model="hierarchical"``
+        the keys are :data:`bayescm.models.hierarchical.HIERARCHICAL_PARAMETERS`; for
+        :class:`~bayescm.Scores` with ``method="binormal"`` or ``"bibeta"`` they are
+        :data:`bayescm.models.roc_parametric_priors.PARAMETERS` of the method.
     method : {"auto", "exact", "nuts"}
         ``"exact"`` draws from the closed-form posterior (NumPy); ``"nuts"`` samples
         :func:`~bayescm.build_model` with PyMC; ``"auto"`` picks exact when every prior is
@@ -118,15 +118,6 @@ def fit(
         default ``bcm.rcParams["stats.hdi_prob"]`` (0.95).
     progressbar : bool, default False
         Show PyMC's progress bar (NUTS).
-    sampler_kwargs : mapping, optional
-        Options for ``pymc.sample`` (NUTS only), e.g. ``{"tune": 2000, "target_accept": 0.95}``.
-    priors : mapping of parameter name -> prior, optional
-        Priors keyed by parameter, e.g. ``{"tpr": bcm.Beta(10, 2), "prevalence":
-        bcm.Fixed(0.5)}``; the same as the ``prevalence=``, ``tpr=``, ``tnr=``, ``rates=``
-        keywords (giving one parameter both ways is an error). For ``model="hierarchical"``
-        the keys are :data:`bayescm.models.hierarchical.HIERARCHICAL_PARAMETERS`; for
-        :class:`~bayescm.Scores` with ``method="binormal"`` or ``"bibeta"`` they are
-        :data:`bayescm.models.roc_parametric_priors.PARAMETERS` of the method.
     model : str, default "auto"
         A key of the model registry (:func:`bayescm.models.registry.keys`). ``"auto"``: the
         binary or multiclass model of each matrix (scores for :class:`~bayescm.Scores`).
@@ -136,12 +127,17 @@ def fit(
     group : str, optional
         With ``model="hierarchical"``: the name of the group dim (``"site"``, ``"study"``,
         ``"subgroup"``, ...).
-    **nuts_options
-        The same options as keywords (``tune=``, ``target_accept=``, ``cores=``, ...);
-        ``target_accept`` defaults to 0.9 (PyMC's 0.8 leaves occasional divergences where a
-        rate's posterior piles against 0 or 1). Names
-        ``pymc.sample`` does not know raise a TypeError listing the valid ones, and any of them
-        on the exact path raises a ValueError (the exact sampler has no such options).
+    **options
+        NUTS options as keywords (``tune=``, ``target_accept=``, ``cores=``, ``init=``,
+        ``nuts_sampler=``, ...), the one way to give them; ``target_accept`` defaults to 0.9
+        (PyMC's 0.8 leaves occasional divergences where a rate's posterior piles against 0 or
+        1). Each is checked before anything is compiled; names ``pymc.sample`` does not take
+        raise a TypeError listing the valid ones, and any of them on the exact path raises a
+        ValueError (the exact sampler has no such options). :class:`~bayescm.Scores` take
+        their curve options here too (``threshold``, ``fpr_range``, ``grid_size``,
+        ``n_bins``). Deprecated, working until 0.2.0 with a DeprecationWarning: the prior
+        keywords ``prevalence=``, ``tpr=``, ``tnr=``, ``rates=`` (use ``priors={...}``) and
+        ``sampler_kwargs={...}`` (give the options as keywords).
 
     Returns
     -------
@@ -183,14 +179,11 @@ def fit(
         raise TypeError(f"model must be a registered model name (str), got {model!r}.")
     if model == "auto" and isinstance(data, Scores):
         model = "scores"
+    options = dict(options)
+    keywords = {k: options.pop(k) for k in PRIOR_KEYWORDS if k in options}  # deprecated
     ctx = FitContext.from_arguments(
-        data, model=model, prior=prior, priors=priors,
-        keywords={"prevalence": prevalence, "tpr": tpr, "tnr": tnr, "rates": rates},
-        metrics=metrics, draws=draws, chains=chains, hdi_prob=hdi_prob, method=method,
-        random_seed=random_seed)
-    options = dict(nuts_options)
-    if sampler_kwargs is not None:
-        options["sampler_kwargs"] = sampler_kwargs
+        data, model=model, prior=prior, priors=priors, keywords=keywords, metrics=metrics,
+        draws=draws, chains=chains, hdi_prob=hdi_prob, method=method, random_seed=random_seed)
     if group is not None:
         options["group"] = group
     if progressbar:
@@ -290,7 +283,7 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
         ctx.name_variables(observed_derived(kind, counts, priors, selected), ()),
         shared, {"note": "every posterior variable at the observed counts (at a fixed "
                          "prevalence: the plug-in at that prevalence); NaN means undefined "
-                         "(0/0), inf unbounded; see bcm.list_metrics()['undefined']"})
+                         "(0/0), inf unbounded; see bcm.metrics.list_metrics()['undefined']"})
 
     groups["observed_data"] = observed_data(ctx, shared)  # the same indexes again
     attrs: dict[str, Any] = {"method": method, **ctx.seed_record()}
@@ -326,8 +319,8 @@ def _lazy_prior(kind: ModelKind, ctx: FitContext, coords: xr.Coordinates, method
         assert params is not None
         return {name: arr for name, (_, arr) in kind.derive(params, priors, selected).items()}
 
-    source = box.LazyArrays(compute)
-    variables = {name: box.lazy_variable(dims, source, name, (chains, draws) + arr.shape[2:],
+    source = LazyArrays(compute)
+    variables = {name: lazy_variable(dims, source, name, (chains, draws) + arr.shape[2:],
                                          attrs)
                  for name, (dims, arr, attrs) in probe.items()}
     return box.make_dataset(variables, coords,
@@ -388,7 +381,7 @@ def refit(idata: xr.DataTree, *, draws: int | None = None, chains: int | None = 
     --------
     >>> import bayescm as bcm
     >>> cm = bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2)
-    >>> idata = bcm.fit(cm, tpr=bcm.Beta(10, 2), draws=200, random_seed=3)
+    >>> idata = bcm.fit(cm, priors={"tpr": bcm.Beta(10, 2)}, draws=200, random_seed=3)
     >>> again = bcm.refit(idata)
     >>> bool((again["posterior"]["tpr"] == idata["posterior"]["tpr"]).all())
     True

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bayescm.core.deprecation import moved
-from bayescm.metrics.base import BINARY_METRICS
+from bayescm.metrics.binary import BINARY_METRICS
 from bayescm.models.base import ModelKind, Parameter
-from bayescm.models.hierarchical_build import (
+from bayescm.models.hierarchical_build import (  # the public namespace bcm.hierarchical
     GROUP_VARIABLES,
     LONG_NAMES,
     POPULATION_VARIABLES,

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bayescm.core.exact import draw_dirichlet
-from bayescm.metrics.base import Metric
-from bayescm.metrics.catalogue import evaluate_theta
+from bayescm.metrics.evaluation import evaluate_theta
+from bayescm.metrics.metric import Metric
 from bayescm.metrics.multiclass import MULTICLASS_METRICS, ORDERED_ONLY
 from bayescm.models.base import ModelKind, Parameter
 from bayescm.models.binary import inside_shares, is_fixed
@@ -51,7 +51,7 @@ from bayescm.priors.protocol import Family, family_of
 if TYPE_CHECKING:
     import pymc as pm
 
-__all__ = ["MulticlassModel", "RatesByClass", "resolve_multiclass_priors"]
+__all__ = ["MulticlassModel"]
 
 PARAMETERS = ("prevalence", "rates")
 CELL_DIMS = ("true_class", "pred_class")

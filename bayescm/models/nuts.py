@@ -15,16 +15,13 @@ from typing import Any
 import numpy as np
 
 from bayescm.core.arguments import warn_user
+from bayescm.errors import ConvergenceWarning
 
 __all__ = ["ConvergenceWarning", "bfmi", "convergence_problems", "warn_convergence"]
 
 RHAT_MAX = 1.01
 ESS_MIN = 400
 BFMI_MIN = 0.3
-
-
-class ConvergenceWarning(UserWarning):
-    """NUTS draws that may not represent the posterior (divergences, poor mixing)."""
 
 
 def bfmi(energy: np.ndarray) -> np.ndarray:

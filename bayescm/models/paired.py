@@ -17,7 +17,8 @@ from bayescm.core import container as box
 from bayescm.core.stats import hdi, hdi_prob_for
 from bayescm.core.streams import record, seed_sequence
 from bayescm.core.validate import check_int
-from bayescm.metrics.base import Metric, catalogue_for, resolve_metrics
+from bayescm.metrics.catalogue import catalogue_for, resolve_metrics
+from bayescm.metrics.metric import Metric
 from bayescm.models.base import ModelKind, Parameter
 from bayescm.models.paired_prior import (
     _draw_cells,
@@ -347,7 +348,7 @@ class PairedModel(ModelKind):
                 raise ValueError("The result's attribute 'model' says 'paired' without labels "
                                  "(an agreement table), but its 'cells' have dims "
                                  f"{dims['cells']}; the tree was edited or not written by "
-                                 "bcm.compare_paired_counts.")
+                                 "bcm.compare.compare_paired_counts.")
             return
         super().check_layout(dims)
 

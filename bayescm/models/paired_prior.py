@@ -87,7 +87,7 @@ def _structured_prior(prior: Any, labels: list[str]) -> tuple[tuple[np.ndarray, 
     ``beta_k``, so (Dirichlet aggregation) A's and B's rates have exactly ``fit``'s prior and
     posterior, and the total strength per true class is ``fit``'s, not K times it.
     """
-    from bayescm.models.multiclass import _alpha, resolve_multiclass_priors
+    from bayescm.priors.multiclass import _alpha, resolve_multiclass_priors
 
     k = len(labels)
     chosen = resolve_multiclass_priors(labels, prior)

@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from bayescm.core import container as box
 from bayescm.core.diagnostics import ess, rhat, rhat_ess_split
+from bayescm.core.lazy import LazyArrays, lazy_variable
 from bayescm.core.streams import child, seed_sequence
-from bayescm.metrics.base import Metric
+from bayescm.metrics.metric import Metric
 
 __all__ = ["DIAGNOSTIC_METHODS", "DIAGNOSTIC_NOTES",
            "diagnostic_variables", "lazy_diagnostic_variables", "ordered_draws", "prior_draws",
@@ -105,8 +105,8 @@ def lazy_diagnostic_variables(
         def compute(one: Mapping[str, Any] = one, name: str = name) -> dict[str, np.ndarray]:
             return {name: diagnostic_variables(one, r_method, e_method)[name][1]}
 
-        source = box.LazyArrays(compute)
-        out[name] = box.lazy_variable(("diagnostic",) + tuple(dims[2:]), source, name,
+        source = LazyArrays(compute)
+        out[name] = lazy_variable(("diagnostic",) + tuple(dims[2:]), source, name,
                                       (2,) + np.shape(arr)[2:],
                                       {"long_name": f"diagnostics of {name}"})
     return out

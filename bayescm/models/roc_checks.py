@@ -6,7 +6,7 @@ truth and the observed AUC, with nothing in the fit itself to show it. The check
 the parametric AUC posterior with the Bayesian bootstrap's, which assumes no shape: both
 estimate the same AUC from the same items, so their means agree to within their spreads when
 the shape is right. A gap of more than :data:`AGREEMENT_Z` combined standard deviations is a
-:class:`~bayescm.core.errors.MisspecificationWarning` naming the bootstrap.
+:class:`~bayescm.errors.MisspecificationWarning` naming the bootstrap.
 
 Examples
 --------
@@ -27,7 +27,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from bayescm.core.arguments import warn_user
-from bayescm.core.errors import MisspecificationWarning
+from bayescm.errors import MisspecificationWarning
 from bayescm.models.roc import bayesian_bootstrap_weights, curve_draws
 
 __all__ = ["AGREEMENT_Z", "auc_disagreement", "check_parametric_fit"]

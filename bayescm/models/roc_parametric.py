@@ -51,7 +51,8 @@ from bayescm.core.deprecation import moved
 from bayescm.core.resources import check_memory
 from bayescm.core.scores import Scores
 from bayescm.core.streams import child
-from bayescm.metrics.base import evaluate
+from bayescm.errors import ScoreRangeError
+from bayescm.metrics.evaluation import evaluate
 from bayescm.metrics.scores import SCORE_METRICS
 from bayescm.models.pipeline import diagnostic_variables
 from bayescm.models.roc_checks import check_parametric_fit
@@ -61,11 +62,11 @@ from bayescm.models.roc_parametric_priors import LONG_NAMES, PARAMETERS, resolve
 if TYPE_CHECKING:
     import pymc as pm
 
-    from bayescm.metrics.base import Metric
+    from bayescm.metrics.metric import Metric
     from bayescm.models.context import FitContext
 
-__all__ = ["EDGE", "PARAMETRIC_METHODS", "PARAMETERS", "ScoreRangeError",
-           "build_parametric_model", "fit_parametric"]
+__all__ = ["EDGE", "PARAMETRIC_METHODS", "ScoreRangeError", "build_parametric_model",
+           "fit_parametric"]
 
 __getattr__ = moved(__name__, {name: ("bayescm.priors", name)
                                for name in ("Normal", "HalfNormal", "LogNormal")})
@@ -81,10 +82,6 @@ _LEFT_OUT = {
     "bibeta": "ece, ece_reference and reliability are left out (no calibration model); brier and "
               "log_loss are their expectations under the fitted Beta distributions",
 }
-
-
-class ScoreRangeError(ValueError):
-    """Scores outside [0, 1] given to ``method="bibeta"`` (Beta densities live on [0, 1])."""
 
 
 def _checked(data: Scores, method: str) -> np.ndarray:

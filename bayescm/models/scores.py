@@ -26,7 +26,10 @@ from bayescm.core.scores import Scores
 from bayescm.core.stats import hdi_prob_for
 from bayescm.core.streams import child, record, seed_sequence
 from bayescm.core.validate import check_int, check_real
-from bayescm.metrics.base import BINARY_METRICS, Metric, evaluate, resolve_metrics
+from bayescm.metrics.binary import BINARY_METRICS
+from bayescm.metrics.catalogue import resolve_metrics
+from bayescm.metrics.evaluation import evaluate
+from bayescm.metrics.metric import Metric
 from bayescm.metrics.scores import SCORE_METRICS
 from bayescm.models.base import ModelKind
 from bayescm.models.calibration import calibration_draws, expected_calibrated_ece
@@ -40,7 +43,7 @@ from bayescm.models.roc import (
     loss_draws,
 )
 
-__all__ = ["CURVES", "SCORE_METRICS", "fit_scores"]
+__all__ = ["CURVES", "fit_scores"]
 
 CURVES = ("roc", "pr", "reliability")
 """Curve variables (one value per grid point), left out of a default summary."""

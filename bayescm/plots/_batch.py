@@ -285,7 +285,7 @@ def plot_paired(result: xr.DataTree, metric: str = "acc", ax: Axes | None = None
     --------
     >>> import bayescm as bcm
     >>> from bayescm.plots import plot_paired
-    >>> res = bcm.compare_paired_counts(700, 60, 20, 220, rope=0.01, random_seed=0)
+    >>> res = bcm.compare.compare_paired_counts(700, 60, 20, 220, rope=0.01, random_seed=0)
     >>> ax = plot_paired(res, "acc")
     >>> ax.get_title()
     'Accuracy: A - B'

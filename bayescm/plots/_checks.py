@@ -249,7 +249,7 @@ HIERARCHICAL = Needs("sroc_regions", "a hierarchical fit of several groups",
                      "drawn with plot_forest.")
 PAIRED = Needs("paired_comparison", "a paired comparison of two classifiers on one test set",
                "Make one with bcm.compare_paired(y_true, pred_a, pred_b) (or "
-               "bcm.compare_paired_counts); fits on separate test sets are compared with "
+               "bcm.compare.compare_paired_counts); fits on separate test sets are compared with "
                "bcm.prob_superior, or drawn together with plot_metrics(fit, "
                "classifier=['A', 'B']).", argument="result")
 THETA = Needs("theta", "the confusion probability matrix of a binary or "

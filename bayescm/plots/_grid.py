@@ -19,14 +19,8 @@ from bayescm.plots._common import family_of, hdi_prob_of, info_of
 from bayescm.plots._forest import plot_forest
 from bayescm.plots._layout import check_figsize, fit_rows
 from bayescm.plots._legends import figure_legend
-from bayescm.plots._metric import (
-    OBSERVED_COLOR,
-    POSTERIOR_COLOR,
-    PREDICTIVE_COLOR,
-    PRIOR_COLOR,
-    plot_metric,
-)
-from bayescm.plots._observed import drew_observed, observed_name
+from bayescm.plots._metric import POSTERIOR_COLOR, PREDICTIVE_COLOR, PRIOR_COLOR, plot_metric
+from bayescm.plots._observed import OBSERVED_COLOR, drew_observed, observed_name
 from bayescm.plots._style import MIN_FONT, grid_size, preset, preset_style, pt
 
 if TYPE_CHECKING:

@@ -174,7 +174,7 @@ def plot_group_gaps(
                                             shown, min_items)
         except KeyError as exc:
             raise KeyError(f"unpooled= must be a fit of the same groups ({', '.join(shown)}): "
-                           f"{exc.args[0]} Make it with bcm.unpooled_fit(idata).") from None
+                           f"{exc.args[0]} Make it with bcm.compare.unpooled_fit(idata).") from None
         other = x_u[:, [rows_u.index(r) for r in rows]]
     n = len(rows)
     y = np.arange(n, dtype=float)[::-1]  # the first group at the top

@@ -34,7 +34,7 @@ def _prior_sources(priors: Any) -> dict[str, xr.Dataset]:
         return out
     box.check_tree(priors)
     ds = box.get_group(priors, "prior")
-    dim = "prior_choice"  # the dim of bcm.prior_sensitivity
+    dim = "prior_choice"  # the dim of bcm.analyses.prior_sensitivity
     if dim in ds.dims:
         labels = [str(v) for v in ds[dim].values]
         return {label: ds.isel({dim: i}) for i, label in enumerate(labels)}

@@ -13,12 +13,14 @@ accepted wherever a NUTS model takes a prior.
 
 from bayescm.priors.beta import Beta
 from bayescm.priors.continuous import LKJ, ContinuousPrior, HalfNormal, LogNormal, Normal
-from bayescm.priors.dirichlet import Dirichlet, PresetDirichlet, RatesByClass
+from bayescm.priors.dirichlet import Dirichlet, PresetDirichlet
+from bayescm.priors.elicit import cells_from_metrics, priors_from_matrix, priors_from_metrics
 from bayescm.priors.external import PreliZPrior, from_preliz
 from bayescm.priors.fixed import Fixed
 from bayescm.priors.multiclass import preset_row, resolve_multiclass_priors
 from bayescm.priors.presets import PRIOR_NAMES, Flat, Haldane, Jeffreys, Laplace, Weak
 from bayescm.priors.protocol import PriorFactory, PriorSpec, is_conjugate
+from bayescm.priors.rates_by_class import RatesByClass
 from bayescm.priors.resolve import resolve_nuts_prior, resolve_prior
 from bayescm.priors.serialize import (
     PRIOR_FORMS,
@@ -31,6 +33,7 @@ from bayescm.priors.serialize import (
 __all__ = ["LKJ", "PRIOR_FORMS", "PRIOR_NAMES", "Beta", "ContinuousPrior", "Dirichlet", "Fixed",
            "Flat", "Haldane", "HalfNormal", "Jeffreys", "Laplace", "LogNormal", "Normal",
            "PreliZPrior", "PresetDirichlet", "PriorFactory", "PriorFormError", "PriorSpec",
-           "RatesByClass", "Weak", "from_dict", "from_preliz", "is_conjugate", "preset_row",
-           "prior_to_dict", "register_prior_form", "resolve_multiclass_priors",
+           "RatesByClass", "Weak", "cells_from_metrics", "from_dict", "from_preliz",
+           "is_conjugate", "preset_row", "prior_to_dict", "priors_from_matrix",
+           "priors_from_metrics", "register_prior_form", "resolve_multiclass_priors",
            "resolve_nuts_prior", "resolve_prior"]

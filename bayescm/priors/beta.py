@@ -105,7 +105,7 @@ class Beta(BetaConstructors["Beta"], PriorSpec):
         Examples
         --------
         >>> import bayescm as bcm
-        >>> bcm.Jeffreys().to_dict()
+        >>> bcm.priors.Jeffreys().to_dict()
         {'dist': 'Beta', 'name': 'jeffreys', 'alpha': 0.5, 'beta': 0.5}
         >>> bcm.priors.from_dict(bcm.Beta(2, 8).to_dict())
         Beta(alpha=2.0, beta=8.0)
@@ -181,7 +181,7 @@ class Beta(BetaConstructors["Beta"], PriorSpec):
         Examples
         --------
         >>> import bayescm as bcm
-        >>> a, b = bcm.Laplace().posterior_params([26, 3], [0, 5])
+        >>> a, b = bcm.priors.Laplace().posterior_params([26, 3], [0, 5])
         >>> a.tolist(), b.tolist()
         ([27.0, 4.0], [1.0, 6.0])
         """
@@ -223,7 +223,7 @@ class Beta(BetaConstructors["Beta"], PriorSpec):
         Examples
         --------
         >>> import bayescm as bcm
-        >>> bcm.Jeffreys().update(10, 2)
+        >>> bcm.priors.Jeffreys().update(10, 2)
         Beta(alpha=10.5, beta=2.5)
         """
         a, b = self.posterior_params(successes, failures)
@@ -304,7 +304,7 @@ class Beta(BetaConstructors["Beta"], PriorSpec):
         Examples
         --------
         >>> import bayescm as bcm
-        >>> bcm.Laplace().draw(0, chains=4, draws=100).shape
+        >>> bcm.priors.Laplace().draw(0, chains=4, draws=100).shape
         (4, 100)
         """
         self._check_sampleable()
@@ -387,7 +387,7 @@ class Beta(BetaConstructors["Beta"], PriorSpec):
         Examples
         --------
         >>> import bayescm as bcm
-        >>> bcm.Laplace().concentration(3).tolist()
+        >>> bcm.priors.Laplace().concentration(3).tolist()
         [1.0, 1.0, 1.0]
         """
         return self.for_classes(k, role)

@@ -3,7 +3,7 @@
 :class:`BetaConstructors` holds the alternative constructors of :class:`~bayescm.Beta`
 (``Beta.from_mean``, ``Beta.from_counts``, ``Beta.from_interval``). Beta inherits them and
 supplies the one hook they build with, ``_plain(alpha, beta)``: a plain Beta, also when a
-constructor is called on a preset (``bcm.Laplace.from_mean(...)`` is a Beta, not a Laplace).
+constructor is called on a preset (``bcm.priors.Laplace.from_mean(...)`` is a Beta, not a Laplace).
 """
 
 from __future__ import annotations

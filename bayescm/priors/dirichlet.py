@@ -20,10 +20,9 @@ import numpy as np
 
 from bayescm.core.validate import unmasked
 from bayescm.priors.protocol import is_numeric
-from bayescm.priors.rates_by_class import RatesByClass
-from bayescm.priors.simplex import _Simplex, simplex_variable
+from bayescm.priors.simplex import _Simplex
 
-__all__ = ["Dirichlet", "PresetDirichlet", "RatesByClass", "simplex_variable"]
+__all__ = ["Dirichlet", "PresetDirichlet"]
 
 
 @dataclass(frozen=True, init=False)

@@ -23,7 +23,8 @@ import numpy as np
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.validate import check_real
-from bayescm.metrics.base import BINARY_METRICS, canonical_name
+from bayescm.metrics.binary import BINARY_METRICS
+from bayescm.metrics.catalogue import canonical_name
 from bayescm.priors.beta import Beta
 
 __all__ = ["LINEAR_METRICS", "cells_from_metrics", "priors_from_matrix", "priors_from_metrics"]
@@ -217,7 +218,8 @@ def priors_from_metrics(values: Mapping[str, float], weight: float, base: Beta |
     weight : float
         Total pseudo-count (> 0).
     base : Beta, optional
-        A prior to add the pseudo-counts to (e.g. ``bcm.Laplace()``); needed when a cell is 0.
+        A prior to add the pseudo-counts to (e.g. ``bcm.priors.Laplace()``); needed when a
+        cell is 0.
 
     Returns
     -------
@@ -255,7 +257,8 @@ def priors_from_metrics(values: Mapping[str, float], weight: float, base: Beta |
             if s <= 0 or f <= 0:
                 raise ValueError(
                     f"The implied {name} is {0 if s <= 0 else 1} exactly, so its pseudo-counts "
-                    f"({s:g}, {f:g}) are not a proper Beta; pass base=bcm.Laplace() to add them "
+                    f"({s:g}, {f:g}) are not a proper Beta; pass base=bcm.priors.Laplace() to add "
+                    f"them "
                     "to a uniform prior."
                 )
             out[name] = Beta(round(s, 12), round(f, 12))

@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.priors.dirichlet import Dirichlet, RatesByClass
+from bayescm.priors.dirichlet import Dirichlet
 from bayescm.priors.protocol import PriorSpec
+from bayescm.priors.rates_by_class import RatesByClass
 from bayescm.priors.resolve import resolve_prior
 
 __all__ = ["preset_row", "resolve_multiclass_priors"]
@@ -49,7 +50,7 @@ def preset_row(prior: Any, k: int, row: int) -> np.ndarray | None:
     --------
     >>> import bayescm as bcm
     >>> from bayescm.priors.multiclass import preset_row
-    >>> preset_row(bcm.Laplace(), 3, 0).tolist()
+    >>> preset_row(bcm.priors.Laplace(), 3, 0).tolist()
     [1.0, 0.5, 0.5]
     """
     row_mass = getattr(prior, "row_mass", None)

@@ -68,7 +68,8 @@ class _Preset(Beta):
         Examples
         --------
         >>> import bayescm as bcm
-        >>> bcm.Laplace().row_mass(3), bcm.Weak().row_mass(4), bcm.Flat().row_mass(3)
+        >>> from bayescm.priors import Flat, Laplace, Weak
+        >>> Laplace().row_mass(3), Weak().row_mass(4), Flat().row_mass(3)
         (1.0, 0.5, None)
         """
         if self._row == "none":
@@ -104,9 +105,9 @@ class _Preset(Beta):
         Examples
         --------
         >>> import bayescm as bcm
-        >>> bcm.Laplace().concentration(3, "rates").tolist()
+        >>> bcm.priors.Laplace().concentration(3, "rates").tolist()
         [[1.0, 0.5, 0.5], [0.5, 1.0, 0.5], [0.5, 0.5, 1.0]]
-        >>> bcm.Weak().concentration(4, "prevalence").tolist()
+        >>> bcm.priors.Weak().concentration(4, "prevalence").tolist()
         [0.5, 0.5, 0.5, 0.5]
         """
         if role not in ROLES:
@@ -144,10 +145,11 @@ class _Preset(Beta):
         Examples
         --------
         >>> import bayescm as bcm
-        >>> bcm.Jeffreys().for_classes(3)
+        >>> bcm.priors.Jeffreys().for_classes(3)
         Dirichlet(0.5) [jeffreys]
         """
-        from bayescm.priors.dirichlet import PresetDirichlet, RatesByClass
+        from bayescm.priors.dirichlet import PresetDirichlet
+        from bayescm.priors.rates_by_class import RatesByClass
 
         if role == "rates" and self.row_mass(k) is not None:
             return RatesByClass(self.concentration(k, "rates"), [self.name] * k, label=self.name)
@@ -176,7 +178,7 @@ class Laplace(_Preset):
     Examples
     --------
     >>> import bayescm as bcm
-    >>> bcm.Laplace()
+    >>> bcm.priors.Laplace()
     Laplace()
     """
 
@@ -214,7 +216,7 @@ class Jeffreys(_Preset):
     Examples
     --------
     >>> import bayescm as bcm
-    >>> bcm.Jeffreys().alpha
+    >>> bcm.priors.Jeffreys().alpha
     0.5
     """
 
@@ -254,7 +256,7 @@ class Haldane(_Preset):
     Examples
     --------
     >>> import bayescm as bcm
-    >>> bcm.Haldane().proper
+    >>> bcm.priors.Haldane().proper
     False
     """
 
@@ -296,7 +298,7 @@ class Haldane(_Preset):
         --------
         >>> import pymc as pm, bayescm as bcm
         >>> with pm.Model() as model:
-        ...     tpr = bcm.Haldane().create_variable("tpr")
+        ...     tpr = bcm.priors.Haldane().create_variable("tpr")
         >>> sorted(model.named_vars)
         ['tpr', 'tpr_logodds']
         """
@@ -334,7 +336,7 @@ class Weak(_Preset):
     Examples
     --------
     >>> import bayescm as bcm
-    >>> bcm.Weak().alpha, bcm.Weak().name
+    >>> bcm.priors.Weak().alpha, bcm.priors.Weak().name
     (1.0, 'weak')
     """
 
@@ -372,7 +374,7 @@ class Flat(_Preset):
     Examples
     --------
     >>> import bayescm as bcm
-    >>> bcm.Flat().name
+    >>> bcm.priors.Flat().name
     'flat'
     """
 

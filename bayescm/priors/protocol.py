@@ -41,7 +41,8 @@ class Family(StrEnum):
     --------
     >>> import bayescm as bcm
     >>> from bayescm.priors.protocol import Family, conjugate_to
-    >>> conjugate_to(bcm.Jeffreys(), Family.BETA), conjugate_to(bcm.Jeffreys(), Family.DIRICHLET)
+    >>> jeffreys = bcm.priors.Jeffreys()
+    >>> conjugate_to(jeffreys, Family.BETA), conjugate_to(jeffreys, Family.DIRICHLET)
     (True, False)
     """
 
@@ -137,7 +138,7 @@ class PriorSpec:
     --------
     >>> import bayescm as bcm
     >>> from bayescm.priors import PriorSpec
-    >>> prior = bcm.Jeffreys()
+    >>> prior = bcm.priors.Jeffreys()
     >>> isinstance(prior, PriorSpec), str(prior.family), prior.fixed, prior.proper
     (True, 'beta', False, True)
     """
@@ -188,7 +189,7 @@ class PriorSpec:
         --------
         >>> import pymc as pm, bayescm as bcm
         >>> with pm.Model() as model:
-        ...     _ = bcm.Jeffreys().create_variable("tnr")
+        ...     _ = bcm.priors.Jeffreys().create_variable("tnr")
         >>> list(model.named_vars)
         ['tnr']
         """
@@ -215,7 +216,7 @@ class PriorSpec:
         Examples
         --------
         >>> import bayescm as bcm
-        >>> bcm.Laplace().to_dict()
+        >>> bcm.priors.Laplace().to_dict()
         {'dist': 'Beta', 'name': 'laplace', 'alpha': 1.0, 'beta': 1.0}
         """
         raise NotImplementedError
@@ -250,7 +251,7 @@ class PriorSpec:
         Examples
         --------
         >>> import bayescm as bcm
-        >>> bcm.Weak().for_classes(3)
+        >>> bcm.priors.Weak().for_classes(3)
         Dirichlet(0.666667) [weak]
         """
         raise TypeError(f"{self!r} cannot be the prior of the multiclass {parameter}.")
@@ -285,7 +286,7 @@ def is_conjugate(prior: Any) -> bool:
     --------
     >>> import bayescm as bcm
     >>> from bayescm.priors import is_conjugate
-    >>> is_conjugate(bcm.Laplace()), is_conjugate(object())
+    >>> is_conjugate(bcm.priors.Laplace()), is_conjugate(object())
     (True, False)
     """
     return bool(getattr(prior, "conjugate", False))

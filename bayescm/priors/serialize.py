@@ -13,34 +13,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from bayescm.errors import PriorFormError
 from bayescm.priors.beta import Beta
 from bayescm.priors.continuous import LKJ, HalfNormal, LogNormal, Normal
-from bayescm.priors.dirichlet import Dirichlet, PresetDirichlet, RatesByClass
+from bayescm.priors.dirichlet import Dirichlet, PresetDirichlet
 from bayescm.priors.external import PreliZPrior
 from bayescm.priors.fixed import Fixed
 from bayescm.priors.presets import PRIOR_NAMES
+from bayescm.priors.rates_by_class import RatesByClass
 from bayescm.priors.resolve import resolve_prior
 
 __all__ = ["PRIOR_FORMS", "PriorFormError", "from_dict", "prior_to_dict", "register_prior_form"]
-
-
-class PriorFormError(ValueError):
-    """No registered prior form matches a dict (the message lists the keys and the forms).
-
-    See Also
-    --------
-    from_dict : Raises it.
-    register_prior_form : Adds a form so that a dict is recognised.
-
-    Examples
-    --------
-    >>> from bayescm.priors import PriorFormError, from_dict
-    >>> try:
-    ...     from_dict({"dist": "Gamma", "shape": 2})
-    ... except PriorFormError as err:
-    ...     print(isinstance(err, ValueError))
-    True
-    """
 
 
 @dataclass(frozen=True)
@@ -377,7 +360,7 @@ def prior_to_dict(prior: Any) -> dict[str, Any]:
     --------
     >>> import bayescm as bcm
     >>> from bayescm.priors import prior_to_dict
-    >>> prior_to_dict(bcm.Laplace())
+    >>> prior_to_dict(bcm.priors.Laplace())
     {'dist': 'Beta', 'name': 'laplace', 'alpha': 1.0, 'beta': 1.0}
     """
     if hasattr(prior, "to_dict"):

@@ -66,7 +66,7 @@ def simulate_counts(
 
     Examples
     --------
-    >>> from bayescm.analyses.simulate import simulate_counts
+    >>> from bayescm.analyses.simulation import simulate_counts
     >>> counts = simulate_counts(100, size=3, random_seed=0)
     >>> counts.shape, counts.sum(axis=(1, 2)).tolist()
     ((3, 2, 2), [100, 100, 100])
@@ -151,7 +151,7 @@ def simulate(
     Examples
     --------
     >>> import bayescm as bcm
-    >>> from bayescm.analyses.simulate import simulate
+    >>> from bayescm.analyses.simulation import simulate
     >>> batch = simulate(50, size=4, random_seed=1)
     >>> idata = bcm.fit(batch, metrics=["bm"], draws=200, random_seed=0)
     >>> idata["posterior"]["bm"].sizes["classifier"]
