@@ -30,9 +30,11 @@ from typing import Any
 __all__ = ["curve_bands", "frequentist", "prior_predictive", "prior_sensitivity", "simulate",
            "simulate_counts", "sroc_regions"]
 
-_WHERE = {"curve_bands": "bayescm.analyses.curves", "prior_predictive":
-          "bayescm.analyses.predictive", "prior_sensitivity": "bayescm.analyses.sensitivity",
-          "simulate": "bayescm.analyses.simulation", "simulate_counts": "bayescm.analyses.simulation",
+_WHERE = {"curve_bands": "bayescm.analyses.curves",
+          "prior_predictive": "bayescm.analyses.predictive",
+          "prior_sensitivity": "bayescm.analyses.sensitivity",
+          "simulate": "bayescm.analyses.simulation",
+          "simulate_counts": "bayescm.analyses.simulation",
           "sroc_regions": "bayescm.analyses.sroc"}
 
 
