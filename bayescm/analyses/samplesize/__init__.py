@@ -20,6 +20,13 @@ from bayescm.analyses.samplesize.assurance import (
     required_n_claim,
 )
 from bayescm.analyses.samplesize.claims import Claim
+from bayescm.analyses.samplesize.paired import (
+    PairedPlan,
+    discordance,
+    paired_assurance,
+    paired_n,
+    paired_power,
+)
 from bayescm.analyses.samplesize.precision import (
     MAX_N as MAX_N,
 )
@@ -36,5 +43,6 @@ from bayescm.analyses.samplesize.precision import (
     simulated_mu,
 )
 
-__all__ = ["AssuranceCurve", "Claim", "ClaimPlan", "SampleSizePlan", "assurance", "beta_hdi",
-           "mu_at_power", "mu_bound", "plan", "required_n", "required_n_claim", "simulated_mu"]
+__all__ = ["AssuranceCurve", "Claim", "ClaimPlan", "PairedPlan", "SampleSizePlan", "assurance",
+           "beta_hdi", "discordance", "mu_at_power", "mu_bound", "paired_assurance", "paired_n",
+           "paired_power", "plan", "required_n", "required_n_claim", "simulated_mu"]

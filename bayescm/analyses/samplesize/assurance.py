@@ -182,12 +182,12 @@ def _exact(sizes: np.ndarray, p: dict[str, Any]) -> tuple[np.ndarray, np.ndarray
         design, a0, b0 = design.flipped(), b0, a0
     level, criterion = p["level"], p["criterion"]
     if c.width:
-        def accepted(m: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        def accepted(m: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
             lo, hi = width_bounds(m, a0, b0, t, level)
             return hi, lo
         limit = 1.0
     else:
-        def accepted(m: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        def accepted(m: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
             return threshold_k(m, a0, b0, t, level, criterion), None
         limit = design.above(t)
     prob, err = accept_probability(sizes, design, p["split"], accepted)

@@ -115,7 +115,8 @@ def tail(k: np.ndarray, m: np.ndarray, design: RateDesign) -> tuple[np.ndarray, 
     return out, np.zeros(k.shape)
 
 
-def trials(n: np.ndarray, split: RateDesign | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def trials(n: np.ndarray, split: RateDesign | None
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distribution of the trials ``m`` behind the rate in test sets of ``n`` items.
 
     Returns flat arrays ``(which, m, weight)``: for each size ``n[which]``, the values ``m``
@@ -142,16 +143,17 @@ def trials(n: np.ndarray, split: RateDesign | None) -> tuple[np.ndarray, np.ndar
 
 
 def accept_probability(n: np.ndarray, design: RateDesign, split: RateDesign | None,
-                       accepted: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray | None]]
+                       accepted: Callable[[np.ndarray, np.ndarray],
+                                          tuple[np.ndarray, np.ndarray | None]]
                        ) -> tuple[np.ndarray, np.ndarray]:
     """Assurance at each size ``n`` and its Monte Carlo error (over a fit's draws).
 
-    ``accepted(m)`` gives, for trials ``m``, the first count that establishes the claim and,
-    for a width claim, the last count below the middle that does (else None): the claim
-    holds for ``K >= first`` or ``K <= last``.
+    ``accepted(m, n)`` gives, for trials ``m`` out of ``n`` items, the first count that
+    establishes the claim and, for a width claim, the last count below the middle that does
+    (else None): the claim holds for ``K >= first`` or ``K <= last``.
     """
     which, m, weight = trials(n, split)
-    first, last = accepted(m)
+    first, last = accepted(m, np.asarray(n, dtype=np.int64)[which])
     prob, err = tail(first, m, design)
     if last is not None:
         lower, lower_err = tail(last + 1, m, design)
