@@ -20,6 +20,7 @@ from bayescm.analyses.samplesize.assurance import (
     required_n_claim,
 )
 from bayescm.analyses.samplesize.claims import Claim
+from bayescm.analyses.samplesize.clustered import clustered_n, clustered_power, design_effect, mde
 from bayescm.analyses.samplesize.paired import (
     PairedPlan,
     discordance,
@@ -44,5 +45,6 @@ from bayescm.analyses.samplesize.precision import (
 )
 
 __all__ = ["AssuranceCurve", "Claim", "ClaimPlan", "PairedPlan", "SampleSizePlan", "assurance",
-           "beta_hdi", "discordance", "mu_at_power", "mu_bound", "paired_assurance", "paired_n",
+           "beta_hdi", "clustered_n", "clustered_power", "design_effect", "discordance", "mde",
+           "mu_at_power", "mu_bound", "paired_assurance", "paired_n",
            "paired_power", "plan", "required_n", "required_n_claim", "simulated_mu"]
