@@ -17,10 +17,10 @@ from scipy import stats
 from bayescm.analyses.samplesize.paired import (
     discordance,
     paired_assurance,
-    paired_n,
     paired_power,
     prob_beyond,
 )
+from bayescm.analyses.samplesize.paired_plan import paired_n
 
 
 def _connor_n(p10: float, p01: float, alpha: float, power: float, sides: int) -> float:

@@ -21,13 +21,8 @@ from bayescm.analyses.samplesize.assurance import (
 )
 from bayescm.analyses.samplesize.claims import Claim
 from bayescm.analyses.samplesize.clustered import clustered_n, clustered_power, design_effect, mde
-from bayescm.analyses.samplesize.paired import (
-    PairedPlan,
-    discordance,
-    paired_assurance,
-    paired_n,
-    paired_power,
-)
+from bayescm.analyses.samplesize.paired import discordance, paired_assurance, paired_power
+from bayescm.analyses.samplesize.paired_plan import PairedPlan, paired_n
 from bayescm.analyses.samplesize.precision import (
     MAX_N as MAX_N,
 )
@@ -43,8 +38,10 @@ from bayescm.analyses.samplesize.precision import (
     required_n,
     simulated_mu,
 )
+from bayescm.analyses.samplesize.sequential import SequentialResult, sequential
 
 __all__ = ["AssuranceCurve", "Claim", "ClaimPlan", "PairedPlan", "SampleSizePlan", "assurance",
            "beta_hdi", "clustered_n", "clustered_power", "design_effect", "discordance", "mde",
            "mu_at_power", "mu_bound", "paired_assurance", "paired_n",
-           "paired_power", "plan", "required_n", "required_n_claim", "simulated_mu"]
+           "paired_power", "plan", "required_n", "required_n_claim", "sequential", "simulated_mu",
+           "SequentialResult"]

@@ -24,7 +24,6 @@ practical equivalence, ``P(delta > rope)`` is a one-dimensional integral over ``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,14 +33,14 @@ from bayescm.analyses.samplesize.assurance import AssuranceCurve
 from bayescm.analyses.samplesize.claims import threshold_k
 from bayescm.analyses.samplesize.design import RateDesign
 from bayescm.analyses.samplesize.exact import accept_probability
-from bayescm.analyses.samplesize.precision import MAX_N, _check_n
+from bayescm.analyses.samplesize.precision import _check_n
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.validate import check_int, check_probability, check_real
 
-__all__ = ["PairedPlan", "discordance", "paired_assurance", "paired_n", "paired_power",
-           "prob_beyond"]
+__all__ = ["beyond_at", "discordance", "paired_assurance", "paired_power", "prob_beyond",
+           "psi_nodes"]
 
-_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(64)
+_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(32)
 _U = (_NODES + 1.0) / 2.0
 _W = _WEIGHTS / 2.0
 
@@ -201,7 +200,7 @@ def prob_beyond(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray,
     """``P(psi (2 r - 1) > rope)`` for ``r ~ Beta(a, b)`` and ``psi ~ Beta(c, d)``, independent.
 
     The difference of the two discordant shares is ``psi (2 r - 1)``; for ``rope = 0`` this
-    is the Beta tail ``P(r > 1/2)``, otherwise a 64-node Gauss-Legendre integral over the
+    is the Beta tail ``P(r > 1/2)``, otherwise a 32-node Gauss-Legendre integral over the
     quantiles of ``psi``.
 
     Examples
@@ -214,49 +213,22 @@ def prob_beyond(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray,
     a, b, c, d = (np.asarray(x, dtype=float) for x in (a, b, c, d))
     if rope == 0:
         return np.asarray(special.betaincc(a, b, 0.5))
-    psi = special.betaincinv(c[..., None], d[..., None], _U)
+    return beyond_at(a, b, psi_nodes(c, d), rope)
+
+
+def psi_nodes(c: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """The discordance ``psi ~ Beta(c, d)`` at the 32 Gauss-Legendre quantiles (last axis)."""
+    return np.asarray(special.betaincinv(np.asarray(c, dtype=float)[..., None],
+                                         np.asarray(d, dtype=float)[..., None], _U))
+
+
+def beyond_at(a: np.ndarray, b: np.ndarray, psi: np.ndarray, rope: float) -> np.ndarray:
+    """:func:`prob_beyond` with the discordance's quantiles given (:func:`psi_nodes`)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         cut = np.where(psi > rope, (1.0 + rope / psi) / 2.0, 1.0)
     tail = special.betaincc(a[..., None], b[..., None], np.minimum(cut, 1.0))
     return np.asarray((tail * _W).sum(axis=-1))
-
-
-@dataclass(frozen=True)
-class PairedPlan:
-    """The number of paired items for a comparison (:func:`paired_n`).
-
-    Attributes
-    ----------
-    n : int
-        Paired items found.
-    power : float
-        McNemar's power at ``n`` (the method asked for).
-    assurance : float or None
-        The Bayesian assurance at ``n`` (None when planned for power only).
-    target : float
-        The power or assurance asked for.
-    goal : str
-        ``"power"`` or ``"assurance"``.
-    method : str
-        The power's method (``"normal"`` or ``"exact"``).
-
-    See Also
-    --------
-    paired_n : Makes it.
-
-    Examples
-    --------
-    >>> from bayescm.analyses.samplesize.paired import PairedPlan
-    >>> PairedPlan(23, 0.81, None, 0.8, "power", "normal").n
-    23
-    """
-
-    n: int
-    power: float
-    assurance: float | None
-    target: float
-    goal: str
-    method: str
 
 
 def _check_design(p_a_only: Any, p_b_only: Any, concentration: Any
@@ -364,105 +336,3 @@ def paired_assurance(n: Any, p_a_only: float, p_b_only: float, level: float = 0.
     claim = who if rope == 0 else f"{who} by more than {rope:g}"
     return AssuranceCurve(sizes, prob, np.zeros(sizes.size), claim, lvl, "probability",
                           "exact", "paired items", limit)
-
-
-@keyword_checked
-def paired_n(p_a_only: float, p_b_only: float, power: float | None = None,
-             assurance: float | None = None, alpha: float = 0.05, sides: int = 2, *,
-             method: str = "normal", level: float = 0.95, prior: Any = "laplace",
-             rope: float = 0.0, concentration: float | None = None,
-             n_max: int = 10**7) -> PairedPlan:
-    """Paired items needed to detect a difference: for McNemar's power, or a Bayesian assurance.
-
-    Give ``power`` (frequentist, McNemar's test at ``alpha``) or ``assurance`` (Bayesian, the
-    posterior probability ``level`` that the planned classifier is better); the plan reports
-    the other measure at the same ``n`` beside it.
-
-    Parameters
-    ----------
-    p_a_only, p_b_only : float
-        ``P(A right, B wrong)`` and ``P(A wrong, B right)`` per item (:func:`discordance`
-        finds them from accuracies and a correlation).
-    power : float, optional
-        McNemar's power to reach.
-    assurance : float, optional
-        Bayesian assurance to reach.
-    alpha : float, default 0.05
-        Significance level of McNemar's test.
-    sides : {1, 2}, default 2
-        Two-sided test, or one-sided in the planned direction.
-    method : {"normal", "exact"}, default "normal"
-        The power's computation (Connor's formula, or the exact test's power).
-    level, prior, rope, concentration
-        As for :func:`paired_assurance`.
-    n_max : int, default 10**7
-        Give up (with an error) beyond this many items.
-
-    Returns
-    -------
-    PairedPlan
-        ``n``, the power (and assurance) there, the target and goal.
-
-    Raises
-    ------
-    ValueError
-        Neither or both of ``power`` and ``assurance``, an assurance beyond what the design
-        allows, none reached by ``n_max``, or the errors of :func:`paired_power`.
-    TypeError
-        As for :func:`paired_assurance`.
-
-    See Also
-    --------
-    paired_power : Power at given sizes.
-    paired_assurance : Assurance at given sizes.
-
-    Examples
-    --------
-    Connor's formula for discordant shares 0.05 and 0.45, 80 % power at a two-sided 5 %
-    (n = 22.01 by the formula, so 23 whole pairs):
-
-    >>> from bayescm.analyses.samplesize.paired import paired_n
-    >>> paired_n(0.05, 0.45, power=0.8).n
-    23
-    """
-    if (power is None) == (assurance is None):
-        raise ValueError("Give one of power= (McNemar's test) or assurance= (Bayesian), e.g. "
-                         "paired_n(0.04, 0.07, power=0.8).")
-    n_max = check_int(n_max, "n_max", 2, MAX_N)
-    _check_pair(p_a_only, p_b_only)
-    if method not in ("normal", "exact"):
-        raise ValueError(f"method must be 'normal' or 'exact', got {method!r}.")
-
-    def power_at(sizes: Any) -> np.ndarray:
-        return np.atleast_1d(paired_power(sizes, p_a_only, p_b_only, alpha, sides,
-                                          method=method))
-
-    def assurance_at(sizes: Any) -> np.ndarray:
-        return paired_assurance(sizes, p_a_only, p_b_only, level, prior, rope=rope,
-                                concentration=concentration).assurance
-
-    goal, target = ("power", check_probability(power, "power")) if power is not None else (
-        "assurance", check_probability(assurance, "assurance"))
-    measure = power_at if goal == "power" else assurance_at
-    if goal == "assurance":
-        limit = paired_assurance(1, p_a_only, p_b_only, level, prior, rope=rope,
-                                 concentration=concentration).limit
-        if target >= limit:
-            raise ValueError(f"No number of items reaches assurance {target:g}: the design "
-                             f"prior makes the difference real with probability {limit:.3g}.")
-    hi = 1
-    while measure(hi)[0] < target:
-        if hi >= n_max:
-            raise ValueError(f"No size up to n_max={n_max:,} reaches {goal} {target:g}; raise "
-                             "n_max or plan for a larger difference.")
-        hi = min(2 * hi, n_max)
-    lo = hi // 2
-    while hi - lo > 1:  # the measure rises with n (up to small saw-teeth of discrete counts)
-        mid = (lo + hi) // 2
-        if measure(mid)[0] >= target:
-            hi = mid
-        else:
-            lo = mid
-    reached_power = float(power_at(hi)[0])
-    reached = float(assurance_at(hi)[0]) if goal == "assurance" else None
-    return PairedPlan(hi, reached_power, reached, target, goal, method)
