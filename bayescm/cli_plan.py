@@ -17,6 +17,7 @@ A spec's ``[planning]`` questions are these options (see docs/cli.md).
 from __future__ import annotations
 
 import argparse
+import json
 from typing import Any
 
 import pandas as pd
@@ -57,14 +58,19 @@ def _design(text: str) -> tuple[str, Any]:
     >>> _design("tpr=0.93"), _design('prevalence={"mean": 0.2, "concentration": 100}')
     (('tpr', 0.93), ('prevalence', Beta(alpha=20.0, beta=80.0)))
     """
-    from bayescm.cli import _parameter_prior
+    from bayescm.io.spec_parse import parse_prior
 
     name, _, value = text.partition("=")
+    name, value = name.strip(), value.strip()
     try:
-        return name.strip(), real(value.strip())
+        return name, real(value)
     except argparse.ArgumentTypeError:
-        if value.strip().startswith("{") or value.strip().isalpha():
-            return _parameter_prior(text)
+        if name.isidentifier() and (value.startswith("{") or value.isalpha()):
+            try:
+                spec = json.loads(value) if value.startswith("{") else value
+                return name, parse_prior(spec, name)
+            except (TypeError, ValueError) as err:  # JSONDecodeError is a ValueError
+                raise argparse.ArgumentTypeError(str(err)) from None
         raise argparse.ArgumentTypeError(
             f"{text!r} is not PARAM=VALUE: a number in [0, 1] (tpr=0.93) or a Beta "
             "(tpr='{\"mean\": 0.95, \"concentration\": 100}')") from None
