@@ -21,9 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
-from bayescm import cli_app, cli_roc, cli_run
+from bayescm import cli_app, cli_plan, cli_roc, cli_run
 from bayescm._version import __version__
 from bayescm.cli_common import (
     EXIT_USAGE,
@@ -198,25 +196,6 @@ def _plot(idata: Any, path: str, metrics: Sequence[str] | None) -> None:
         plt.close(fig)
 
 
-# ------------------------------------------------------------------ sample-size
-def _sample_size(args: argparse.Namespace) -> int:
-    from bayescm import samplesize
-
-    seed, drawn = seed_for(args.seed)
-    result = samplesize.plan(args.mu, power=args.power, mode=args.mode,
-                             concentration=args.concentration, prior=args.prior,
-                             n_sims=args.sims, random_seed=seed)
-    table = pd.DataFrame([{"n": result.n, "mu_target": result.mu,
-                           "mu_reached": result.mu_reached, "power": result.power,
-                           "rule_of_thumb_n": result.rule_of_thumb}], index=["plan"])
-    if args.format == "table":
-        print(f"smallest N with MU <= {args.mu:g} in {100 * args.power:g} % of {args.sims:,} "
-              f"simulated studies per N, seed {seed} (--seed {seed} repeats this run)")
-    emit(table, args.format, {"seed": seed})
-    note_seed("sample-size", seed, drawn, args.format)
-    return 0
-
-
 # ------------------------------------------------------------------ leaderboard
 def _read_scores(path: Path) -> dict[str, float]:
     """Names and accuracies of a leaderboard CSV (columns ``name`` and ``accuracy``, any case)."""
@@ -265,14 +244,6 @@ SEED_HELP = ("random seed; without it one is drawn and printed with the results,
              "repeats a run exactly")
 FORMAT_HELP = ("table (default: aligned columns for reading), json (standard JSON: NaN is "
                "null, infinities \"inf\") or csv")
-
-
-def _concentration(text: str) -> float:
-    """Argument type: a number > 2 (a Beta's a + b with a mode inside (0, 1))."""
-    value = real(text)
-    if not value > 2:
-        raise argparse.ArgumentTypeError(f"{text} must be larger than 2")
-    return value
 
 
 def build_parser() -> Parser:
@@ -331,27 +302,7 @@ def build_parser() -> Parser:
     a.set_defaults(func=_analyze)
     cli_roc.add_parser(sub)  # roc: labels and scores from a CSV file
 
-    s = sub.add_parser("sample-size", help="test-set size needed for a metric uncertainty",
-                       description="Smallest N whose 95 % HDI width (MU) is at most --mu with "
-                                   "the given power (Kruschke's protocol, paper Fig. 6).")
-    s.add_argument("--mu", type=probability, required=True, help="target MU, e.g. 0.1")
-    s.add_argument("--power", type=probability, default=0.95,
-                   help="share of simulated studies whose MU must reach the target "
-                        "(default 0.95)")
-    s.add_argument("--mode", type=probability, default=0.8,
-                   help="mode of the design prior of the true metric (default 0.8)")
-    s.add_argument("--concentration", type=_concentration, default=10.0,
-                   help="concentration of that design prior, a Beta's a + b > 2 (default 10: "
-                        "a vague guess; larger is surer)")
-    s.add_argument("--prior", default="laplace",
-                   help="analysis prior of each simulated study: laplace (default), jeffreys, "
-                        "flat, weak or haldane")
-    s.add_argument("--sims", type=positive_int, default=4000,
-                   help="simulated studies per N (default 4000)")
-    s.add_argument("--seed", type=seed_int, help=SEED_HELP)
-    s.add_argument("--format", default="table", choices=["table", "json", "csv"],
-                   help=FORMAT_HELP)
-    s.set_defaults(func=_sample_size)
+    cli_plan.add_parser(sub)  # sample-size: an interval width, a claim, a difference
 
     b = sub.add_parser("leaderboard", help="probabilistic ranks of a published leaderboard",
                        description="Rank probabilities of leaderboard entries from their "

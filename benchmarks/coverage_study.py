@@ -95,7 +95,7 @@ def paired_coverage(k: int, acc: float, n: int, reps: int, seed: int, prior: obj
 
 
 def main() -> None:
-    from bayescm.models.checks import PriorStrengthWarning
+    from bayescm.errors import PriorStrengthWarning
 
     warnings.simplefilter("ignore", PriorStrengthWarning)  # small classes are the point here
     parser = argparse.ArgumentParser()

@@ -306,7 +306,7 @@ def test_fixed_prevalence_far_from_the_test_set_warns():
 
     from scipy.stats import binomtest
 
-    from bayescm.models.checks import PrevalenceMismatchWarning
+    from bayescm.errors import PrevalenceMismatchWarning
 
     cm = bcm.ConfusionMatrix.from_counts(tp=28, fn=9, tn=3, fp=4)
     assert binomtest(37, 44, 0.5).pvalue < 1e-3

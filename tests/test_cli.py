@@ -245,3 +245,30 @@ def test_version_prints_the_package_version(capsys):
         main(["--version"])
     assert exit_info.value.code == 0
     assert capsys.readouterr().out.strip() == f"bayescm {__version__}"
+
+
+def test_sample_size_claim_and_paired_match_the_library(capsys):
+    import bayescm as bcm
+
+    code, out, _ = run(capsys, "sample-size", "--claim", "tpr>0.9", "--design",
+                       'tpr={"mean": 0.95, "concentration": 100}', "--n", "200",
+                       "--format", "json")
+    assert code == 0
+    rows = json.loads(out)["rows"]
+    plan = bcm.samplesize.required_n_claim("tpr > 0.9", assurance=0.8,
+                                           design={"tpr": bcm.Beta(95, 5)})
+    assert rows["plan"]["n"] == plan.n
+    assert rows["N=200"]["assurance"] == float(bcm.samplesize.assurance(
+        "tpr > 0.9", n=200, design={"tpr": bcm.Beta(95, 5)}))
+    code, out, _ = run(capsys, "sample-size", "--paired", "0.05", "0.45", "--power", "0.8",
+                       "--format", "json")
+    assert code == 0 and json.loads(out)["rows"]["plan"]["n"] == 23  # Connor's example
+
+
+def test_sample_size_questions_are_one_at_a_time(capsys):
+    for args, message in [(["--mu", "0.2", "--claim", "tpr>0.9"], "not --mu and --claim"),
+                          (["--claim", "tpr>0.9"], "needs --design"),
+                          (["--paired", "0.04", "0.07"], "one of --power"),
+                          (["--claim", "tpr>0.9", "--design", "tpr=1.5"], "in [0, 1]")]:
+        code, _, err = run(capsys, "sample-size", *args)
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 import bayescm as bcm
-from bayescm.core.config import RcParams, RcParamsError
+from bayescm.core.config import RcParams
 from bayescm.core.stats import hdi, hdi_prob_for
+from bayescm.errors import RcParamsError
 
 COCAINE = bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2)
 

@@ -135,7 +135,7 @@ CASES = [(r, d) for r in READERS for d in DEFECTS]
 @pytest.mark.parametrize(("reader", "defect"), CASES, ids=[f"{r}-{d}" for r, d in CASES])
 def test_every_reader_refuses_every_defect_naming_the_place(tmp_path: Path, reader: str,
                                                             defect: str) -> None:
-    from bayescm.core.csvtable import CSVFormatError
+    from bayescm.errors import CSVFormatError
 
     make, line, column, words = DEFECTS[defect]
     good = GOOD[reader]
@@ -198,7 +198,7 @@ def test_counts_are_exact_in_every_ordinary_notation(tmp_path: Path, text: str,
     ("9223372036854775808", "larger than 9,223,372,036,854,775,807"), ("2.5", "whole number"),
     ("-3", "negative"), ("1e-3", "whole number"), ("0x10", "hexadecimal")])
 def test_counts_that_are_not_counts(tmp_path: Path, text: str, words: str) -> None:
-    from bayescm.core.csvtable import CSVFormatError
+    from bayescm.errors import CSVFormatError
 
     path = tmp_path / "m.csv"
     path.write_text(f"t,a,b\na,1,0\nb,0,{text}\n")
@@ -216,7 +216,7 @@ def test_scores_read_every_ordinary_notation(tmp_path: Path, text: str, value: f
 
 
 def test_a_folder_and_a_missing_file(tmp_path: Path) -> None:
-    from bayescm.core.csvtable import CSVFormatError
+    from bayescm.errors import CSVFormatError
 
     for read in READERS.values():
         with pytest.raises(CSVFormatError, match="folder"):
@@ -226,7 +226,7 @@ def test_a_folder_and_a_missing_file(tmp_path: Path) -> None:
 
 
 def test_table_ids_must_exist_when_named_and_be_unique(tmp_path: Path) -> None:
-    from bayescm.core.csvtable import CSVFormatError
+    from bayescm.errors import CSVFormatError
 
     path = tmp_path / "t.csv"
     path.write_text("study,tp,fn,tn,fp\nx,5,1,7,2\ny,3,0,4,1\n")
@@ -239,7 +239,7 @@ def test_table_ids_must_exist_when_named_and_be_unique(tmp_path: Path) -> None:
 
 
 def test_a_matrix_with_a_repeated_true_class(tmp_path: Path) -> None:
-    from bayescm.core.csvtable import CSVFormatError
+    from bayescm.errors import CSVFormatError
 
     path = tmp_path / "m.csv"
     path.write_text("t,a,b\na,5,1\na,2,7\n")
@@ -298,7 +298,7 @@ def test_packaged_data_sets_read_through_the_layer() -> None:
 ])
 def test_what_the_rows_hold_is_named_with_the_file_too(tmp_path: Path, reader: str, text: str,
                                                         words: str) -> None:
-    from bayescm.core.csvtable import CSVFormatError
+    from bayescm.errors import CSVFormatError
 
     path = tmp_path / "data.csv"
     path.write_text(text)

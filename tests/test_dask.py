@@ -115,7 +115,8 @@ def test_a_failed_client_answers_fast_and_leaves_dask_as_it_was(tmp_path):
     import dask.array as da
     import distributed  # noqa: F401  (its defaults join dask's configuration on import)
 
-    from bayescm.analyses.batch_dask import CONNECT_TIMEOUT_S, SchedulerUnreachableError
+    from bayescm.analyses.batch_dask import CONNECT_TIMEOUT_S
+    from bayescm.errors import SchedulerUnreachableError
 
     before = copy.deepcopy(dask.config.config)
     for client in ("foo:bar", f"tcp://127.0.0.1:{_free_port()}"):

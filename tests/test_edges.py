@@ -10,9 +10,9 @@ import pytest
 import xarray as xr
 
 import bayescm as bcm
-from bayescm.errors import MisspecificationWarning, UndefinedDrawsWarning
+from bayescm.errors import ConvergenceWarning, MisspecificationWarning, UndefinedDrawsWarning
 from bayescm.models.calibration import expected_calibrated_ece
-from bayescm.models.nuts import ConvergenceWarning, convergence_problems, warn_convergence
+from bayescm.models.nuts import convergence_problems, warn_convergence
 
 CM = bcm.ConfusionMatrix.from_counts(tp=20, fn=3, tn=30, fp=4)
 

@@ -132,6 +132,33 @@ def _sample_size() -> Figure:
     return ax.get_figure(root=True)
 
 
+def _assurance() -> Figure:
+    sizes = np.unique(np.geomspace(20, 2000, 25).astype(int))
+    curve = bcm.samplesize.assurance("tpr > 0.9", n=sizes, design={
+        "tpr": bcm.Beta(95, 5), "prevalence": bcm.Beta(30, 70)})
+    return plots.plot_assurance(curve, target=0.8).get_figure(root=True)
+
+
+def _assurance_paired() -> Figure:
+    sizes = np.unique(np.geomspace(50, 3000, 20).astype(int))
+    curve = bcm.samplesize.paired_assurance(sizes, 0.04, 0.07)
+    power = bcm.samplesize.paired_power(sizes, 0.04, 0.07)
+    return plots.plot_assurance(curve, target=0.8, power=power).get_figure(root=True)
+
+
+def _assurance_simulated() -> Figure:
+    design = {"prevalence": bcm.Beta(20, 80), "tpr": bcm.Beta(90, 10), "tnr": bcm.Beta(95, 5)}
+    curve = bcm.samplesize.assurance("ppv > 0.7", n=[100, 300, 1000, 3000], design=design,
+                                     n_sims=300, n_draws=300, random_seed=1)
+    return plots.plot_assurance(curve).get_figure(root=True)
+
+
+def _stopping() -> Figure:
+    res = bcm.samplesize.sequential([85, 8, 12, 15], "b > a", look_every=40, max_more=600,
+                                    n_streams=400, random_seed=0)
+    return plots.plot_stopping(res).get_figure(root=True)
+
+
 def _app_figure(draw: Callable[[], Any]) -> Callable[[], Figure]:
     """An app figure, as the app draws it (PNG bytes), kept here as a Figure."""
     def make() -> Figure:
@@ -222,6 +249,10 @@ CASES: dict[str, Callable[[], Figure]] = {
     "paired": _ax(lambda: plots.plot_paired(
         bcm.compare.compare_paired_counts(700, 60, 20, 220, rope=0.01, random_seed=0), "acc")),
     "planning_sample_size": _sample_size,
+    "planning_assurance": _assurance,
+    "planning_assurance_paired": _assurance_paired,
+    "planning_assurance_simulated": _assurance_simulated,
+    "planning_stopping": _stopping,
     "scores_roc": _ax(lambda: plots.plot_roc(scores())),
     "scores_pr": _ax(lambda: plots.plot_pr(scores())),
     "scores_reliability": _ax(lambda: plots.plot_reliability(scores())),

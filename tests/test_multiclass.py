@@ -426,7 +426,7 @@ def test_summary_fast_hdi_equals_full_sort_hdi() -> None:
 
 
 def test_heavy_priors_warn_naming_the_row() -> None:
-    from bayescm.models.checks import PriorStrengthWarning
+    from bayescm.errors import PriorStrengthWarning
 
     cm = bcm.ConfusionMatrix([[60, 2, 1, 0, 0], [3, 50, 1, 0, 1], [0, 2, 55, 3, 0],
                               [1, 0, 2, 6, 1], [0, 0, 1, 1, 58]], labels=list("abcde"))

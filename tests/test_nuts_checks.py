@@ -7,7 +7,8 @@ import pytest
 import xarray as xr
 
 import bayescm as bcm
-from bayescm.models.nuts import ConvergenceWarning, bfmi, warn_convergence
+from bayescm.errors import ConvergenceWarning
+from bayescm.models.nuts import bfmi, warn_convergence
 
 
 def _stats(diverging: int = 0, energy: np.ndarray | None = None) -> xr.Dataset:

@@ -66,6 +66,16 @@ def _ranks() -> Any:
     return bcm.leaderboard({"a": 0.91, "b": 0.90, "c": 0.89}, n=1000, random_seed=0)
 
 
+def _assurance() -> Any:
+    return bcm.samplesize.assurance(claim="tpr > 0.8", n=[20, 50, 100],
+                                    design={"tpr": bcm.Beta(45, 5)})
+
+
+def _stopping() -> Any:
+    return bcm.samplesize.sequential([85, 8, 12, 15], "b > a", look_every=40, max_more=200,
+                                     n_streams=100, random_seed=0)
+
+
 def _curve() -> dict[str, Any]:
     return {"n": np.array([10, 100, 1000]), "mu": np.array([0.5, 0.2, 0.06])}
 
@@ -87,6 +97,8 @@ CALLS: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
     "plot_sroc": (plots.plot_sroc, lambda: (sites(),)),
     "plot_group_forest": (plots.plot_group_forest, lambda: (sites(), "tpr")),
     "plot_group_gaps": (plots.plot_group_gaps, lambda: (sites(), "tpr_gap")),
+    "plot_assurance": (plots.plot_assurance, lambda: (_assurance(),)),
+    "plot_stopping": (plots.plot_stopping, lambda: (_stopping(),)),
 }
 """A call of each public plot function that draws (the cases below spoil one argument)."""
 

@@ -23,7 +23,7 @@ from matplotlib.text import Text
 
 import bayescm as bcm
 from bayescm import plots
-from bayescm.core.config import RcParamsError
+from bayescm.errors import RcParamsError
 from bayescm.plots._style import PRESETS
 
 

@@ -10,8 +10,8 @@ from scipy import integrate, special, stats
 
 import bayescm as bcm
 from bayescm.core.container import read_json_attr
-from bayescm.models.nuts import ConvergenceWarning
-from bayescm.models.roc_parametric import ScoreRangeError, build_parametric_model
+from bayescm.errors import ConvergenceWarning, ScoreRangeError
+from bayescm.models.roc_parametric import build_parametric_model
 from bayescm.models.roc_parametric_curves import BiBeta, Binormal, curve_metrics
 from bayescm.models.roc_parametric_priors import prior_from_dict
 from bayescm.priors import HalfNormal, LogNormal, Normal

@@ -13,8 +13,8 @@ import pytest
 matplotlib.use("Agg")
 
 import bayescm as bcm
+from bayescm.errors import SpecError
 from bayescm.io.spec import load_spec, parse_spec
-from bayescm.io.spec_parse import SpecError
 
 MODELS = sorted((Path(__file__).resolve().parents[1] / "models").glob("*.toml"))
 

@@ -23,10 +23,11 @@ import xarray as xr
 
 from bayescm.core import container as box
 from bayescm.core.arguments import keyword_checked
-from bayescm.core.confusion import ConfusionMatrix, EmptyMatrixWarning
+from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.resources import check_memory
 from bayescm.core.streams import generator, record
 from bayescm.core.validate import check_int_array
+from bayescm.errors import EmptyMatrixWarning
 from bayescm.metrics.metric import Metric
 from bayescm.models.context import FitContext, assemble
 from bayescm.models.pipeline import prior_draws, seeds, stored_values

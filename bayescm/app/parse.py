@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from bayescm.core.csvtable import PASTED, CSVTable, decode_csv, parse_csv
-from bayescm.core.numtext import NumberTextError, real_from_text, whole_from_text
+from bayescm.core.numtext import real_from_text, whole_from_text
+from bayescm.errors import NumberTextError
 
 __all__ = [
     "MAX_UPLOAD_BYTES", "InputError", "csv_columns", "decode_upload", "matrix_from_csv",

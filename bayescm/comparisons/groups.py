@@ -345,7 +345,8 @@ def unpooled_fit(
     >>> bool(width(hier) < width(flat))
     True
     """
-    from bayescm.core.confusion import ConfusionMatrix, EmptyMatrixWarning
+    from bayescm.core.confusion import ConfusionMatrix
+    from bayescm.errors import EmptyMatrixWarning
     from bayescm.models.fitting import fit
 
     tree_dim, dim = group_dim(idata)

@@ -19,7 +19,7 @@ both classifiers' metrics (and their difference) come from the same draws. For a
 
 Metrics are those of the catalogue: binary metrics ``metric(tp, fn, fp, tn)`` (pass
 ``positive``), and multiclass overall metrics ``metric(theta)`` when the multiclass catalogue is
-available (``bayescm.metrics.base.catalogue_for("multiclass")``). Per-class metrics are not compared
+available (``bayescm.metrics.catalogue_for("multiclass")``). Per-class metrics are not compared
 here; compare their macro averages.
 
 Result layout (an ArviZ-schema tree): the posterior holds ``cells`` (the joint probabilities),

@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bayescm.core.arguments import did_you_mean
-from bayescm.core.numtext import NumberTextError, real_from_text, whole_from_text
-from bayescm.errors import CSVFormatError
+from bayescm.core.numtext import real_from_text, whole_from_text
+from bayescm.errors import CSVFormatError, NumberTextError
 
 __all__ = ["COMMA", "PASTED", "CSVFormatError", "CSVTable", "decode_csv", "parse_csv",
            "read_csv"]

@@ -103,8 +103,9 @@ from typing import Any
 
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
-from bayescm.core.csvtable import CSVFormatError, decode_csv
+from bayescm.core.csvtable import decode_csv
 from bayescm.core.scores import Scores
+from bayescm.errors import CSVFormatError, SpecError
 from bayescm.io.readers import read_matrix_csv, read_table_csv  # the public namespace
 from bayescm.io.spec_analysis import AnalysisSpec
 from bayescm.io.spec_hierarchical import (
@@ -121,7 +122,6 @@ from bayescm.io.spec_parse import (
     SCORE_FIGURES,
     TABLES,
     TOP_KEYS,
-    SpecError,
     _check_keys,
     _check_metrics,
     _names,

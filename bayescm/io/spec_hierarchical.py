@@ -32,7 +32,8 @@ from typing import Any
 
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.scores import Scores
-from bayescm.io.spec_parse import HIERARCHICAL_FIGURES, SpecError, _check_keys, _where, parse_prior
+from bayescm.errors import SpecError
+from bayescm.io.spec_parse import HIERARCHICAL_FIGURES, _check_keys, _where, parse_prior
 
 __all__ = ["check_figures", "check_model_spec", "default_figures", "models",
            "parse_hierarchical_priors", "parse_model_options", "pooled"]

@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from bayescm.core.confusion import ConfusionMatrix
-from bayescm.core.csvtable import CSVFormatError
 from bayescm.core.scores import Scores
 from bayescm.core.streams import generator
-from bayescm.errors import SpecError
+from bayescm.errors import CSVFormatError, SpecError
 from bayescm.io.readers import CELL_KEYS, read_matrix_csv, read_table_csv
 from bayescm.priors import from_dict
 

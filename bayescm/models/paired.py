@@ -46,7 +46,7 @@ def _kind_and_catalogue(n_classes: int, positive: Hashable | None) -> tuple[str,
     except ValueError:
         raise ValueError(
             "Without positive= the comparison is multiclass, which needs the multiclass metric "
-            "catalogue (bayescm.metrics.base.catalogue_for('multiclass')), not available in this "
+            "catalogue (bayescm.metrics.catalogue_for('multiclass')), not available in this "
             "version; for two classes pass positive=<the positive class>."
         ) from None
 

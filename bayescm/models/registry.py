@@ -67,7 +67,8 @@ def _kind_from_attrs(items: tuple[tuple[str, Any], ...]) -> ModelKind:
     """The kind the root attributes describe, its priors read back once (see above)."""
     import json
 
-    from bayescm.priors.serialize import PriorFormError, from_dict
+    from bayescm.errors import PriorFormError
+    from bayescm.priors.serialize import from_dict
 
     attrs = dict(items)
     model = str(attrs["model"])

@@ -33,6 +33,7 @@ plot_group_gaps          subgroup gaps to a reference, ±ε band, ``P(|gap| > ε
 =======================  =======================================================  ===========
 """
 
+from bayescm.plots._assurance import plot_assurance, plot_stopping
 from bayescm.plots._batch import plot_paired, plot_rank_probabilities
 from bayescm.plots._forest import plot_forest
 from bayescm.plots._grid import plot_metrics
@@ -47,6 +48,7 @@ from bayescm.plots._scores import plot_delta_auc, plot_reliability
 from bayescm.plots._sroc import plot_sroc
 
 __all__ = [
+    "plot_assurance",
     "plot_delta_auc",
     "plot_forest",
     "plot_group_forest",
@@ -61,5 +63,6 @@ __all__ = [
     "plot_roc",
     "plot_sample_size",
     "plot_sroc",
+    "plot_stopping",
     "plot_theta",
 ]

@@ -11,6 +11,7 @@ NUTS models take :class:`Normal`, :class:`HalfNormal`, :class:`LogNormal` and :c
 accepted wherever a NUTS model takes a prior.
 """
 
+from bayescm.errors import PriorFormError
 from bayescm.priors.beta import Beta
 from bayescm.priors.continuous import LKJ, ContinuousPrior, HalfNormal, LogNormal, Normal
 from bayescm.priors.dirichlet import Dirichlet, PresetDirichlet
@@ -22,13 +23,7 @@ from bayescm.priors.presets import PRIOR_NAMES, Flat, Haldane, Jeffreys, Laplace
 from bayescm.priors.protocol import PriorFactory, PriorSpec, is_conjugate
 from bayescm.priors.rates_by_class import RatesByClass
 from bayescm.priors.resolve import resolve_nuts_prior, resolve_prior
-from bayescm.priors.serialize import (
-    PRIOR_FORMS,
-    PriorFormError,
-    from_dict,
-    prior_to_dict,
-    register_prior_form,
-)
+from bayescm.priors.serialize import PRIOR_FORMS, from_dict, prior_to_dict, register_prior_form
 
 __all__ = ["LKJ", "PRIOR_FORMS", "PRIOR_NAMES", "Beta", "ContinuousPrior", "Dirichlet", "Fixed",
            "Flat", "Haldane", "HalfNormal", "Jeffreys", "Laplace", "LogNormal", "Normal",
