@@ -37,6 +37,7 @@ PAGES = {
 
 
 def check(site: Path, shots: Path | None) -> list[str]:
+    """Open every page of ``site`` in headless chromium; the problems found, one per line."""
     from playwright.sync_api import sync_playwright
 
     problems: list[str] = []
@@ -84,6 +85,7 @@ def check(site: Path, shots: Path | None) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Check the built site named on the command line; 1 when any page has a problem."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("site", nargs="?", default=str(ROOT / "docs" / "_build" / "html"))
     parser.add_argument("--screenshots", metavar="DIR", help="save a PNG of each page here")

@@ -91,3 +91,43 @@ def test_the_kind_key_scan_finds_what_it_looks_for() -> None:
                      'if options.get("model") != "auto": pass\nif kind.pooled_groups: pass')
     found = [n for n in ast.walk(tree) if isinstance(n, ast.Compare) and _compares_kind_key(n)]
     assert len(found) == 3
+
+
+def _private_imports_across_subpackages(package: Path) -> list[str]:
+    """``from bayescm.x._y import z`` or ``import _z`` from outside subpackage ``x``."""
+    def subpackage(module: str) -> str:
+        parts = module.split(".")
+        return parts[1] if len(parts) > 2 else "<top>"
+
+    found = []
+    for path in package.rglob("*.py"):
+        module = ".".join(path.relative_to(package.parent).with_suffix("").parts)
+        if path.name == "__init__.py":
+            module = module.removesuffix(".__init__") + ".x"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.ImportFrom) and node.module
+                    and node.module.startswith("bayescm.")):
+                continue
+            hidden_module = any(p.startswith("_") for p in node.module.split(".")[1:])
+            for alias in node.names:
+                if (node.module, alias.name) == ("bayescm._version", "__version__"):
+                    continue  # the version string is public; its module is generated
+                if (alias.name.startswith("_") or hidden_module) and \
+                        subpackage(node.module) != subpackage(module):
+                    found.append(f"{module}: {node.module}.{alias.name}")
+    return found
+
+
+def test_no_private_name_crosses_a_subpackage() -> None:
+    """What a subpackage shares it names publicly; its underscored parts are its own."""
+    assert _private_imports_across_subpackages(ROOT / "bayescm") == []
+
+
+def test_the_private_name_scan_finds_what_it_looks_for(tmp_path: Path) -> None:
+    package = tmp_path / "bayescm"
+    (package / "app").mkdir(parents=True)
+    (package / "plots").mkdir()
+    (package / "app" / "a.py").write_text(
+        "from bayescm.plots._grid import grid\nfrom bayescm.plots.x import _y\n"
+        "from bayescm.app._own import ok\n")
+    assert len(_private_imports_across_subpackages(package)) == 2

@@ -299,11 +299,11 @@ def test_presets_know_their_dirichlets(name, k):
         np.testing.assert_array_equal(preset.concentration(k, role),
                                       _old_preset_tables(name, k, role))
     chosen = resolve_multiclass_priors([str(i) for i in range(k)], name)
-    from bayescm.priors.multiclass import _alpha
+    from bayescm.priors.multiclass import concentration_of
 
-    np.testing.assert_array_equal(_alpha(chosen["prevalence"], (k,)),
+    np.testing.assert_array_equal(concentration_of(chosen["prevalence"], (k,)),
                                   _old_preset_tables(name, k, "prevalence"))
-    np.testing.assert_array_equal(_alpha(chosen["rates"], (k, k)),
+    np.testing.assert_array_equal(concentration_of(chosen["rates"], (k, k)),
                                   _old_preset_tables(name, k, "rates"))
 
 

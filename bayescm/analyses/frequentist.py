@@ -31,7 +31,7 @@ from bayescm.core.stats import hdi_prob_for
 from bayescm.core.streams import generator
 from bayescm.core.validate import check_int, check_probability
 from bayescm.metrics.metric import Metric
-from bayescm.models.paired import _kind_and_catalogue, _metric_values, _select_metrics
+from bayescm.models.paired import kind_and_catalogue, metric_values, select_metrics
 
 __all__ = ["bootstrap", "BootstrapResult", "binomial_interval", "BINOMIAL_METHODS"]
 
@@ -185,10 +185,10 @@ def bootstrap(
     classes, positive, t, codes = encode_labels(y_true, preds, labels, positive)
     k = len(classes)
     check_memory(3.0 * n_boot * (2 + k**3), "This bootstrap", ["fewer replicates (n_boot=)"])
-    kind, catalogue = _kind_and_catalogue(k, positive)
+    kind, catalogue = kind_and_catalogue(k, positive)
     if isinstance(metric, (list, tuple)):
         raise TypeError("bootstrap takes one metric; call it once per metric.")
-    (m,) = _select_metrics(metric, catalogue, kind, bool(ordered))
+    (m,) = select_metrics(metric, catalogue, kind, bool(ordered))
     rng, _ = generator(random_seed)
     n = t.size
     if len(codes) == 1:
@@ -207,8 +207,8 @@ def bootstrap(
             theta = np.stack([_resample(rng, joint.sum(-1), n_boot),
                               _resample(rng, joint.sum(-2), n_boot)], axis=1) / n
         rows = ["A", "B", "A - B"]
-    values = _metric_values(m, theta, kind)           # (n_boot, 1 or 2)
-    estimate = _metric_values(m, full, kind)
+    values = metric_values(m, theta, kind)           # (n_boot, 1 or 2)
+    estimate = metric_values(m, full, kind)
     if len(rows) == 3:
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: undefined (NaN)
             values = np.column_stack([values, values[:, 0] - values[:, 1]])

@@ -18,7 +18,7 @@ from typing import Any
 
 __all__ = ["PLOT_LOCK", "app_style", "grid_figure", "metric_grid_png", "png", "single_png"]
 
-from bayescm.plots._style import OKABE_ITO  # the plots' palette (re-exported)
+from bayescm.plots import OKABE_ITO  # the plots' palette
 
 PLOT_LOCK = threading.RLock()
 """Serialises drawing: matplotlib's settings are global to the process."""
@@ -61,7 +61,7 @@ def grid_figure(n: int, ncols: int = 3, panel: tuple[float, float] = (3.4, 2.5),
     >>> len(axes), [round(float(v), 1) for v in fig.get_size_inches()]
     (5, [10.2, 5.4])
     """
-    from bayescm.plots._grid import grid
+    from bayescm.plots import grid
 
     return grid(n, None, ncols, panel, pyplot=False, min_width=min_width)
 
@@ -100,18 +100,15 @@ def metric_grid_png(idata: Any, names: Sequence[str], *, ncols: int = 2,
     >>> metric_grid_png(idata, ["tpr", "tnr"])[:4]
     b'\\x89PNG'
     """
-    from bayescm.plots import plot_metrics
-    from bayescm.plots._common import hdi_prob_of
-    from bayescm.plots._grid import marks_legend
-    from bayescm.plots._observed import observed_name
-    from bayescm.plots._style import pt
+    from bayescm.core.stats import hdi_prob_for
+    from bayescm.plots import marks_legend, observed_name, plot_metrics, pt
 
     with app_style():
         fig, axes = grid_figure(len(names), ncols)
         plot_metrics(idata, list(names), axes=axes, classifier=classifier)
         overlay = isinstance(classifier, (list, tuple))
         if not overlay:
-            marks_legend(fig, hdi_prob_of(idata, None), observed=observed_name(idata))
+            marks_legend(fig, hdi_prob_for(None, idata), observed=observed_name(idata))
         if title:
             fig.suptitle(title, fontsize=pt(11))
         return png(fig)

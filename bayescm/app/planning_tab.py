@@ -50,9 +50,7 @@ class PlanJob:
     def run(self) -> tuple[pd.DataFrame, bytes]:
         """The answers as a table and the MU-against-N curve as PNG."""
         from bayescm.analyses import samplesize
-        from bayescm.plots import plot_sample_size
-        from bayescm.plots._legends import legend_clear
-        from bayescm.plots._style import GREEN
+        from bayescm.plots import GREEN, legend_clear, plot_sample_size
 
         common: dict[str, Any] = {"mode": self.mode, "concentration": self.concentration,
                                   "prior": self.prior, "n_sims": self.n_sims,

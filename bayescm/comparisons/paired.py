@@ -48,8 +48,8 @@ from bayescm.core.stats import hdi_prob_for
 from bayescm.core.validate import check_int
 from bayescm.metrics.catalogue import catalogue_for
 from bayescm.metrics.metric import Metric
-from bayescm.models.paired import _check_names, _check_rope, _tree, joint_tree
-from bayescm.models.paired_prior import _paired_alpha
+from bayescm.models.paired import check_pair_names, check_rope, joint_result, joint_tree
+from bayescm.models.paired_prior import paired_alpha
 
 __all__ = ["compare_paired", "compare_paired_counts", "comparison_table"]
 
@@ -244,10 +244,10 @@ def compare_paired_counts(
     draws = check_int(draws, "draws", 1)
     chains = check_int(chains, "chains", 1)
     hdi_prob = hdi_prob_for(hdi_prob)
-    names = _check_names(names)
+    names = check_pair_names(names)
     acc = catalogue_for("binary")["acc"]
-    rope_map = _check_rope(rope, ["acc"])
-    alpha = _paired_alpha(prior, 4)
+    rope_map = check_rope(rope, ["acc"])
+    alpha = paired_alpha(prior, 4)
 
     def theta_fn(cells: np.ndarray) -> np.ndarray:
         # each classifier as a 2 x 2 matrix [[right, wrong], [0, 0]] whose tp + tn is the
@@ -263,7 +263,7 @@ def compare_paired_counts(
     attrs = {"family": "binary", "comparison": "paired: Dirichlet over the agreement table",
              "classifiers": box.json_attr(names),
              "prior": box.json_attr({"dist": "Dirichlet", "alpha": alpha.tolist()})}
-    tree = _tree(counts, alpha, ("agreement",), coords, theta_fn, [acc], "binary", rope_map,
+    tree = joint_result(counts, alpha, ("agreement",), coords, theta_fn, [acc], "binary", rope_map,
                  draws, chains, random_seed, hdi_prob, attrs, store_theta=False)
     return tree
 

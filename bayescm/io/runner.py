@@ -76,7 +76,7 @@ def figure_metrics(idata: xr.DataTree, metrics: Sequence[str] | None = None) -> 
         return resolve_var_names(idata, list(metrics))
     present = set(box.get_group(idata, "posterior").data_vars)
     chosen = box.read_json_attr(idata, "metrics") if "metrics" in idata.attrs else []
-    from bayescm.plots._grid import overview
+    from bayescm.plots import overview
 
     kind = registry.kind_of(idata)
     default = (overview(idata) if kind.metric_family == "multiclass" else
@@ -137,7 +137,7 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
     prob = hdi_prob_for(hdi_prob, idata)
     if kind == "posterior":
         return _posterior_figure(idata, names, prob)
-    from bayescm.plots._grid import plot_forests
+    from bayescm.plots import plot_forests
 
     return plot_forests(idata, names, hdi_prob=prob)
 
@@ -162,8 +162,7 @@ def scores_figure(idata: xr.DataTree, kind: str, hdi_prob: float | None = None) 
     >>> import matplotlib.pyplot as plt; plt.close(fig)
     """
     from bayescm import plots
-    from bayescm.plots._grid import grid
-    from bayescm.plots._roc import MAX_CURVES
+    from bayescm.plots import MAX_CURVES, grid
 
     if kind not in SCORE_FIGURES:
         raise ValueError(f"Unknown scores figure {kind!r}; use one of "
@@ -227,8 +226,7 @@ def hierarchical_figure(idata: xr.DataTree, kind: str, metrics: Sequence[str] | 
 
 def _posterior_figure(idata: xr.DataTree, names: list[str], prob: float) -> Figure:
     """plot_metrics with up to 8 classifiers (or classes) overlaid per panel."""
-    from bayescm.plots import plot_metrics
-    from bayescm.plots._metric import MAX_OVERLAY
+    from bayescm.plots import MAX_OVERLAY, plot_metrics
 
     post = box.get_group(idata, "posterior")
     dims = {d for n in names for d in post[n].dims}

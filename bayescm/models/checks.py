@@ -17,7 +17,7 @@ from bayescm.core.deprecation import warn_deprecated
 from bayescm.core.validate import check_int, check_real
 from bayescm.errors import PrevalenceMismatchWarning, PriorStrengthWarning
 from bayescm.priors import is_conjugate
-from bayescm.priors.multiclass import _alpha
+from bayescm.priors.multiclass import concentration_of
 
 METHODS = ("auto", "exact", "nuts")
 
@@ -29,7 +29,7 @@ def check_prior_strength(kind: Any, priors: Mapping[str, Any], counts: np.ndarra
     if rates is None or not kind.parameter("rates").takes(rates):
         return
     k = counts.shape[-1]
-    strength = _alpha(rates, (k, k)).sum(axis=-1)  # (K,)
+    strength = concentration_of(rates, (k, k)).sum(axis=-1)  # (K,)
     rows = counts.sum(axis=-1)  # (B, K)
     heavy = (rows > 0) & (strength[None, :] > 0.1 * rows)
     if not heavy.any():

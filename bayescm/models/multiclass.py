@@ -37,13 +37,13 @@ from bayescm.models.binary import inside_shares, is_fixed
 from bayescm.models.registry import register
 from bayescm.priors import Dirichlet, Fixed, PresetDirichlet, RatesByClass, is_conjugate  # noqa: F401
 from bayescm.priors.multiclass import (  # the prior resolution lives with the priors
-    _alpha,
-    _check_proper,
-    _conjugate,  # noqa: F401
-    _numeric_vector,  # noqa: F401
-    _rates_prior,  # noqa: F401
-    _simplex_variable,
+    check_proper,
+    concentration_of,
+    conjugate_rows,  # noqa: F401
+    numeric_vector,  # noqa: F401
     preset_row,  # noqa: F401
+    prevalence_variable,
+    rates_prior,  # noqa: F401
     resolve_multiclass_priors,
 )
 from bayescm.priors.protocol import Family, family_of
@@ -157,12 +157,12 @@ class MulticlassModel(ModelKind):
         rows = counts.sum(axis=-1)
         out = {}
         if "prevalence" in self.free(priors):
-            a = _alpha(priors["prevalence"], (k,)) + rows
-            _check_proper(a, priors["prevalence"], "prevalence", self.labels, "row sum", names,
+            a = concentration_of(priors["prevalence"], (k,)) + rows
+            check_proper(a, priors["prevalence"], "prevalence", self.labels, "row sum", names,
                           rows == 0)
             out["prevalence"] = draw_dirichlet(rng, a, chains, draws)
-        a = _alpha(priors["rates"], (k, k)) + counts
-        _check_proper(a, priors["rates"], "rates", self.labels, "counts", names, rows == 0)
+        a = concentration_of(priors["rates"], (k, k)) + counts
+        check_proper(a, priors["rates"], "rates", self.labels, "counts", names, rows == 0)
         out["rates"] = draw_dirichlet(rng, a, chains, draws)
         return out
 
@@ -175,7 +175,7 @@ class MulticlassModel(ModelKind):
         if not all(family_of(p) is Family.DIRICHLET and p.proper for p in used):
             return None
         shapes = {"prevalence": (k,), "rates": (k, k)}
-        return {p: draw_dirichlet(rng, _alpha(priors[p], shapes[p]), chains, draws)
+        return {p: draw_dirichlet(rng, concentration_of(priors[p], shapes[p]), chains, draws)
                 for p in free}
 
     def build_pymc(self, names: list[str] | None, counts: np.ndarray,
@@ -189,8 +189,8 @@ class MulticlassModel(ModelKind):
             prior = priors[p]
             if is_conjugate(prior) and not is_fixed(prior) and not prior.proper:
                 data = batch.sum(axis=-1) if p == "prevalence" else batch
-                _check_proper(_alpha(prior, shape) + data, prior, p, self.labels, desc, names,
-                              batch.sum(axis=-1) == 0)
+                check_proper(concentration_of(prior, shape) + data, prior, p, self.labels, desc,
+                             names, batch.sum(axis=-1) == 0)
         coords: dict[str, Any] = self.coords()
         dims: tuple[str, ...] = ()
         counts = np.asarray(counts)
@@ -206,10 +206,10 @@ class MulticlassModel(ModelKind):
                 value = np.broadcast_to(np.asarray(prior.value), rows.shape)
                 prev = pm.Data("prevalence", value, dims=dims + ("class",))
             else:
-                prev = _simplex_variable("prevalence", prior, (k,), dims + ("class",), rows.shape)
+                prev = prevalence_variable("prevalence", prior, (k,), dims + ("class",), rows.shape)
                 pm.Multinomial("class_counts", n=rows.sum(axis=-1), p=prev, observed=rows,
                                dims=dims + ("class",))
-            rates = _simplex_variable("rates", priors["rates"], (k, k), dims + CELL_DIMS,
+            rates = prevalence_variable("rates", priors["rates"], (k, k), dims + CELL_DIMS,
                                      counts.shape)
             pm.Multinomial("counts", n=rows, p=rates, observed=counts, dims=dims + CELL_DIMS)
             pm.Deterministic("theta", prev[..., :, None] * rates, dims=dims + CELL_DIMS)

@@ -22,10 +22,10 @@ from bayescm.metrics.metric import Metric
 from bayescm.models.base import ModelKind, Parameter
 from bayescm.models.paired_prior import (
     _draw_cells,
-    _paired_alpha,
     _proper,
     _rng,
     _structured_prior,
+    paired_alpha,
 )
 from bayescm.models.pipeline import diagnostic_variables
 from bayescm.models.registry import register
@@ -33,7 +33,9 @@ from bayescm.priors import Dirichlet
 from bayescm.priors.protocol import Family
 
 
-def _kind_and_catalogue(n_classes: int, positive: Hashable | None) -> tuple[str, dict[str, Metric]]:
+def kind_and_catalogue(n_classes: int, positive: Hashable | None
+                       ) -> tuple[str, dict[str, Metric]]:
+    """The metric family of a comparison (binary with a positive class) and its catalogue."""
     if positive is not None:
         if n_classes != 2:
             raise ValueError(
@@ -51,7 +53,8 @@ def _kind_and_catalogue(n_classes: int, positive: Hashable | None) -> tuple[str,
         ) from None
 
 
-def _check_rope(rope: Any, names: Sequence[str]) -> dict[str, float]:
+def check_rope(rope: Any, names: Sequence[str]) -> dict[str, float]:
+    """The ROPE half-width of every compared metric (one number, or a mapping), checked."""
     if isinstance(rope, Mapping):
         unknown = [k for k in rope if k not in names]
         if unknown:
@@ -69,14 +72,15 @@ def _check_rope(rope: Any, names: Sequence[str]) -> dict[str, float]:
     return out
 
 
-def _check_names(names: Any) -> list[str]:
+def check_pair_names(names: Any) -> list[str]:
+    """The two classifiers' names (distinct text), else a ValueError."""
     names = [str(n) for n in names]
     if len(names) != 2 or names[0] == names[1]:
         raise ValueError(f"names must be two different labels for A and B, got {names}.")
     return names
 
 
-def _metric_values(metric: Metric, theta: np.ndarray, kind: str) -> np.ndarray:
+def metric_values(metric: Metric, theta: np.ndarray, kind: str) -> np.ndarray:
     """A metric on confusion probabilities ``theta[..., true, pred]`` (any leading shape)."""
     from bayescm.metrics import evaluate_theta  # the one evaluation on theta
 
@@ -91,7 +95,7 @@ def _ordered_only() -> tuple[str, ...]:
     return tuple(ORDERED_ONLY)
 
 
-def _select_metrics(metrics: Any, catalogue: dict[str, Metric], kind: str, ordered: bool = False
+def select_metrics(metrics: Any, catalogue: dict[str, Metric], kind: str, ordered: bool = False
                     ) -> list[Metric]:
     """Resolve the metrics; drop per-class and (unordered classes) ordered-only metrics.
 
@@ -163,7 +167,7 @@ def _derive(theta: np.ndarray, metrics: Sequence[Metric], kind: str, lead: tuple
     """Metric variables (dim classifier) and differences from ``theta[..., 2, K, K]``."""
     out: dict[str, tuple[tuple[str, ...], np.ndarray, dict[str, str]]] = {}
     for m in metrics:
-        value = _metric_values(m, theta, kind)
+        value = metric_values(m, theta, kind)
         out[m.name] = (lead + ("classifier",), value, {"long_name": m.long_name})
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: undefined (NaN)
             diff = value[..., 0] - value[..., 1]
@@ -171,7 +175,7 @@ def _derive(theta: np.ndarray, metrics: Sequence[Metric], kind: str, lead: tuple
     return out
 
 
-def _tree(
+def joint_result(
     counts: np.ndarray, alpha: np.ndarray, cell_dims: tuple[str, ...], coords: dict[str, Any],
     theta_fn: Any, metrics: Sequence[Metric], kind: str, rope: Mapping[str, float],
     draws: int, chains: int, random_seed: Any, hdi_prob: float, attrs: dict[str, Any],
@@ -247,16 +251,16 @@ def joint_tree(classes: Sequence[Any], t: np.ndarray, a: np.ndarray, b: np.ndarr
     for the arguments.
     """
     k = len(classes)
-    kind, catalogue = _kind_and_catalogue(k, positive)
-    selected = _select_metrics(metrics, catalogue, kind, bool(ordered))
+    kind, catalogue = kind_and_catalogue(k, positive)
+    selected = select_metrics(metrics, catalogue, kind, bool(ordered))
     draws = check_int(draws, "draws", 1)
     chains = check_int(chains, "chains", 1)
     hdi_prob = hdi_prob_for(hdi_prob)
-    names = _check_names(names)
-    rope_map = _check_rope(rope, [m.name for m in selected])
+    names = check_pair_names(names)
+    rope_map = check_rope(rope, [m.name for m in selected])
     str_classes = [str(c) for c in classes]
     if isinstance(prior, Dirichlet):  # a concentration over the K^3 cells themselves
-        alpha: Any = _paired_alpha(prior, k ** 3)
+        alpha: Any = paired_alpha(prior, k ** 3)
         prior_record: dict[str, Any] = {"dist": "Dirichlet", "alpha": alpha.tolist()
                                         if np.unique(alpha).size > 1 else float(alpha[0])}
     else:
@@ -278,8 +282,8 @@ def joint_tree(classes: Sequence[Any], t: np.ndarray, a: np.ndarray, b: np.ndarr
         attrs["positive"] = str(positive)
     if ordered:
         attrs["ordered"] = 1
-    return _tree(counts, alpha, ("true_class", "pred_a", "pred_b"), coords, theta_fn, selected,
-                 kind, rope_map, draws, chains, random_seed, hdi_prob, attrs,
+    return joint_result(counts, alpha, ("true_class", "pred_a", "pred_b"), coords, theta_fn,
+                        selected, kind, rope_map, draws, chains, random_seed, hdi_prob, attrs,
                  {"marginal_counts": (("classifier", "true_class", "pred_class"), marginal,
                                       {"long_name": "each classifier's confusion matrix"})})
 

@@ -17,7 +17,7 @@ from bayescm.core.streams import streams
 from bayescm.priors import Beta, Dirichlet, Fixed, resolve_prior
 
 
-def _paired_alpha(prior: Any, n_cells: int) -> np.ndarray:
+def paired_alpha(prior: Any, n_cells: int) -> np.ndarray:
     """The Dirichlet concentration over the cells from a prior name or bcm.Dirichlet."""
     if isinstance(prior, Dirichlet):
         alpha = np.asarray(prior.alpha, dtype=float)
@@ -87,12 +87,12 @@ def _structured_prior(prior: Any, labels: list[str]) -> tuple[tuple[np.ndarray, 
     ``beta_k``, so (Dirichlet aggregation) A's and B's rates have exactly ``fit``'s prior and
     posterior, and the total strength per true class is ``fit``'s, not K times it.
     """
-    from bayescm.priors.multiclass import _alpha, resolve_multiclass_priors
+    from bayescm.priors.multiclass import concentration_of, resolve_multiclass_priors
 
     k = len(labels)
     chosen = resolve_multiclass_priors(labels, prior)
-    prev = np.asarray(_alpha(chosen["prevalence"], (k,)), dtype=float)
-    rates = np.asarray(_alpha(chosen["rates"], (k, k)), dtype=float)
+    prev = np.asarray(concentration_of(chosen["prevalence"], (k,)), dtype=float)
+    rates = np.asarray(concentration_of(chosen["rates"], (k, k)), dtype=float)
     total = rates.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         joint = np.where(total[:, None, None] > 0,

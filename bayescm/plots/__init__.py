@@ -31,23 +31,48 @@ plot_sroc                summary ROC of groups: curve, summary point, regions
 plot_group_forest        groups, pooled and new-group rows (meta-analysis)
 plot_group_gaps          subgroup gaps to a reference, ±ε band, ``P(|gap| > ε)``
 =======================  =======================================================  ===========
+
+Building blocks for figures of your own, the ones the command line, the spec runner and the
+app use: :func:`grid` (panels without empty slots, in the size preset), :func:`plot_forests`
+(a forest per metric), :func:`overview` (the default metrics of a multiclass fit),
+:func:`legend_clear` and :func:`marks_legend` (legends off the data), :func:`observed_name`
+("observed" or "plug-in"), :func:`pt` (a text size in the current preset), the palette
+``OKABE_ITO`` and its ``GREEN``, and the most curves (``MAX_CURVES``) and overlaid densities
+(``MAX_OVERLAY``) one panel shows.
 """
 
 from bayescm.plots._assurance import plot_assurance, plot_stopping
 from bayescm.plots._batch import plot_paired, plot_rank_probabilities
 from bayescm.plots._forest import plot_forest
-from bayescm.plots._grid import plot_metrics
+from bayescm.plots._grid import overview, plot_forests, plot_metrics
 from bayescm.plots._group_forest import plot_group_forest
 from bayescm.plots._groups import plot_group_gaps
+from bayescm.plots._legends import legend_clear
 from bayescm.plots._matrix import plot_theta
-from bayescm.plots._metric import plot_metric
+from bayescm.plots._metric import MAX_OVERLAY, plot_metric
+from bayescm.plots._observed import observed_name
+from bayescm.plots._panels import grid, marks_legend
 from bayescm.plots._planning import plot_sample_size
 from bayescm.plots._priors import plot_priors
-from bayescm.plots._roc import plot_pr, plot_roc
+from bayescm.plots._roc import MAX_CURVES, plot_pr, plot_roc
 from bayescm.plots._scores import plot_delta_auc, plot_reliability
 from bayescm.plots._sroc import plot_sroc
+from bayescm.plots._style import GREEN, OKABE_ITO, pt
 
 __all__ = [
+    # building blocks for figures of your own (the CLI, the spec runner and the app use them)
+    "GREEN",
+    "MAX_CURVES",
+    "MAX_OVERLAY",
+    "OKABE_ITO",
+    "grid",
+    "legend_clear",
+    "marks_legend",
+    "observed_name",
+    "overview",
+    "plot_forests",
+    "pt",
+    # the figures
     "plot_assurance",
     "plot_delta_auc",
     "plot_forest",

@@ -1,7 +1,6 @@
-"""Grids of panels: a figure without empty slots, its shared legend, and ``plot_metrics``.
+"""Figures made of a grid of panels: ``plot_metrics`` and ``plot_forests``.
 
-Every grid of the package is made here: the API's, the spec runner's and the web app's (which
-asks for a figure outside pyplot, ``pyplot=False``).
+The grid itself and its shared legend are :mod:`bayescm.plots._panels`'.
 """
 
 from __future__ import annotations
@@ -17,19 +16,16 @@ from bayescm.core import container as box
 from bayescm.plots._checks import plot_function
 from bayescm.plots._common import family_of, hdi_prob_of, info_of
 from bayescm.plots._forest import plot_forest
-from bayescm.plots._layout import check_figsize, fit_rows
-from bayescm.plots._legends import figure_legend
-from bayescm.plots._metric import POSTERIOR_COLOR, PREDICTIVE_COLOR, PRIOR_COLOR, plot_metric
-from bayescm.plots._observed import OBSERVED_COLOR, drew_observed, observed_name
-from bayescm.plots._style import MIN_FONT, grid_size, preset, preset_style, pt
+from bayescm.plots._layout import fit_rows
+from bayescm.plots._metric import plot_metric
+from bayescm.plots._observed import observed_name
+from bayescm.plots._panels import grid, marks_legend
+from bayescm.plots._style import MIN_FONT, pt
 
 if TYPE_CHECKING:
-    from matplotlib.artist import Artist
-    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["OVERVIEW", "forest_panels", "grid", "marks_legend", "overview", "plot_forests",
-           "plot_metrics"]
+__all__ = ["OVERVIEW", "forest_panels", "overview", "plot_forests", "plot_metrics"]
 
 OVERVIEW = ("acc", "kappa", "f1_macro", "f1_micro", "tpr", "ppv")
 """The default panels of a multiclass fit: accuracy, kappa (quadratic for ordered classes),
@@ -39,10 +35,25 @@ macro and micro F1 as densities, recall and precision of every class as forests.
 def overview(idata: xr.DataTree) -> list[str]:
     """The metrics a multiclass fit shows by default (``OVERVIEW``, where computed).
 
+    Parameters
+    ----------
+    idata : xarray.DataTree
+        A fit.
+
+    Returns
+    -------
+    list of str
+        Accuracy, the agreement measures, macro and micro F1 and the per-class rates, in that
+        order, those the fit computed.
+
+    See Also
+    --------
+    plot_metrics : Draws them when no ``var_names`` are given.
+
     Examples
     --------
     >>> import bayescm as bcm
-    >>> from bayescm.plots._grid import overview
+    >>> from bayescm.plots import overview
     >>> cm = bcm.ConfusionMatrix([[27, 3, 0], [6, 21, 3], [0, 3, 15]], ordered=True)
     >>> overview(bcm.fit(cm, draws=100, random_seed=0))
     ['acc', 'kappa_quadratic', 'f1_macro', 'f1_micro', 'tpr', 'ppv']
@@ -73,120 +84,6 @@ def _drawable(ds: xr.Dataset, names: Iterable[str], classifier: Any, class_: Any
         if dims <= allowed:
             out.append(name)
     return out
-
-
-def grid(n: int, axes: Any, ncols: int, panel: tuple[float, float] = (3.2, 2.4), *,
-         figsize: tuple[float, float] | None = None, pyplot: bool = True,
-         min_width: float | None = None) -> tuple[Figure, list[Axes]]:
-    """A figure of ``n`` panels without empty slots: a short last row is centred.
-
-    Parameters
-    ----------
-    n : int
-        Panels.
-    axes : array of Axes or None
-        Axes to draw on (at least ``n``); then nothing is made.
-    ncols : int
-        Panels per row.
-    panel : tuple of float
-        Size of one panel (inches), unless ``figsize`` gives the whole figure's; resized, with
-        fewer panels per row, for ``rcParams["plot.preset"]``
-        (:func:`~bayescm.plots._style.grid_size`).
-    figsize : tuple of float, optional
-        The figure's size (a journal column, a slide).
-    pyplot : bool, default True
-        Make the figure with pyplot (False: a bare :class:`~matplotlib.figure.Figure`, drawn
-        in any thread and never left open, as the web app needs).
-    min_width : float, optional
-        The narrowest a panel may be made by a preset (default half of ``panel``'s width).
-
-    Examples
-    --------
-    >>> from bayescm.plots._grid import grid
-    >>> fig, axes = grid(5, None, 3, pyplot=False)
-    >>> len(axes), [round(float(v), 1) for v in fig.get_size_inches()]
-    (5, [9.6, 5.2])
-    """
-    if axes is not None:
-        flat_axes = list(np.ravel(axes))
-        if len(flat_axes) < n:
-            raise ValueError(f"{n} panels need at least {n} axes, got {len(flat_axes)}.")
-        if figsize is not None:
-            raise ValueError("Give axes= or figsize=, not both: the figure of axes has its size.")
-        return flat_axes[0].figure, flat_axes
-    ncols, size = grid_size(n, ncols, panel, min_width=min_width)  # a column: fewer per row
-    nrows = int(np.ceil(n / ncols))
-    size = check_figsize(figsize) or size
-    if pyplot:
-        import matplotlib.pyplot as plt
-
-        fig = plt.figure(figsize=size, layout="constrained")
-    else:
-        from matplotlib.figure import Figure
-
-        fig = Figure(figsize=size, layout="constrained")
-    spec = fig.add_gridspec(nrows, 2 * ncols)
-    flat_axes = []
-    with preset_style():  # the axes' ticks and labels take the preset's sizes when made
-        for i in range(n):
-            row, col = divmod(i, ncols)
-            in_row = ncols if row < nrows - 1 else n - ncols * (nrows - 1)
-            start = (ncols - in_row) + 2 * col  # centre a short last row
-            flat_axes.append(fig.add_subplot(spec[row, start:start + 2]))
-    return fig, flat_axes
-
-
-def marks_legend(fig: Figure, prob: float, prior: bool = False, predictive: bool = False,
-                 overlay: bool = False, forest: bool = False, density: bool = True,
-                 series: tuple[list[Any], list[str]] | None = None,
-                 observed: str = "observed") -> None:
-    """One legend under a grid for the marks its panels share (``forest``: and the forests').
-
-    ``density=False``: a grid of forests only (their marks alone). ``series``: the handles and
-    labels of overlaid classifiers or classes (one colour each), listed first. ``observed``
-    names the observed values (``"plug-in"`` at a deployment prevalence,
-    :func:`~bayescm.plots._common.observed_name`); they are listed only where a panel drew one.
-    """
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-
-    handles: list[Artist] = [
-               Line2D([], [], color=POSTERIOR_COLOR, lw=2, label="posterior density"),
-               Patch(color=POSTERIOR_COLOR, alpha=0.3, label=f"{100 * prob:g} % HDI"),
-               Line2D([], [], color=OBSERVED_COLOR, lw=1.5, label=f"{observed} value")]
-    if overlay:  # several classifiers or classes: one colour each, HDIs as bars
-        handles[0] = Line2D([], [], color="0.3", lw=2, label="posterior density")
-        handles[1] = Line2D([], [], color="0.3", lw=3, label=f"{100 * prob:g} % HDI (bar)")
-        handles[2] = Line2D([], [], color="0.3", lw=1, ls=":", label=f"{observed} value")
-    if not drew_observed(fig.axes):  # a value that was not observed is not listed
-        del handles[2]
-    if prior:
-        handles.append(Line2D([], [], color=PRIOR_COLOR, lw=1.5, ls="--", label="prior"))
-    if predictive:
-        handles.append(Patch(color=PREDICTIVE_COLOR, alpha=0.25, label="posterior predictive"))
-    if forest:
-        where = " (forests)" if density else ""
-        rows: list[Artist] = [
-            Line2D([], [], color=POSTERIOR_COLOR, lw=2.5, label=f"{100 * prob:g} % HDI{where}"),
-            Line2D([], [], color=POSTERIOR_COLOR, marker="o", ls="", ms=4,
-                   label=f"posterior mean{where}")]
-        if drew_observed(fig.axes, marks=True):
-            rows.append(Line2D([], [], color=OBSERVED_COLOR, marker="x", ls="",
-                               label=f"{observed}{where}"))
-        handles = handles + rows if density else rows
-    references = sorted({str(line.get_label()) for ax in fig.axes for line in ax.get_lines()
-                         if line.get_gid() == "reference" and not
-                         str(line.get_label()).startswith("_")})
-    handles += [Line2D([], [], color="0.35", lw=0.9, ls=":", label=" or ".join(references))
-                ] if references else []
-    width = fig.get_size_inches()[0] / preset().scale  # in default-preset text widths
-    if series:
-        handles = [*series[0], *handles]
-        labels = [*series[1], *(str(h.get_label()) for h in handles[len(series[0]):])]
-        figure_legend(fig, handles, labels, max(1, int(width / 1.2)))
-        return
-    figure_legend(fig, handles, [str(h.get_label()) for h in handles],
-                  max(1, int(width / 1.55)))
 
 
 @plot_function()
@@ -382,11 +279,22 @@ def plot_forests(
     Returns
     -------
     matplotlib.figure.Figure
+        The grid, with one legend under it.
+
+    Raises
+    ------
+    ValueError
+        No metric is left to draw.
+
+    See Also
+    --------
+    plot_forest : One forest panel.
+    plot_metrics : The same metrics as densities.
 
     Examples
     --------
     >>> import bayescm as bcm
-    >>> from bayescm.plots._grid import plot_forests
+    >>> from bayescm.plots import plot_forests
     >>> idata = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2),
     ...                 draws=500, random_seed=1)
     >>> fig = plot_forests(idata, ["acc", "tpr", "tnr", "bm"])

@@ -223,10 +223,28 @@ def legend_clear(ax: Any, candidates: tuple[str, ...] = ("upper right", "upper l
     legend's size is measured after the figure's layout, so a small figure (a journal column)
     gets the headroom it needs.
 
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The panel, its curves drawn and labelled.
+    candidates : tuple of str, default ("upper right", "upper left")
+        Corners to try, in order.
+    **kwargs
+        Passed to :meth:`matplotlib.axes.Axes.legend` (``fontsize``, ``frameon``, ``title``).
+
+    Returns
+    -------
+    matplotlib.legend.Legend
+        The legend, inside the panel or under it.
+
+    See Also
+    --------
+    marks_legend : One legend for a whole grid of panels.
+
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> from bayescm.plots._legends import legend_clear
+    >>> from bayescm.plots import legend_clear
     >>> fig, ax = plt.subplots(figsize=(3.5, 2.4), layout="constrained")
     >>> _ = ax.plot([0, 1, 2], [0, 1, 0], label="a peak in the middle")
     >>> legend = legend_clear(ax)

@@ -34,10 +34,24 @@ def observed_name(tree: Any) -> str:
     At a deployment prevalence (:func:`bayescm.with_prevalence`) they are the test set's
     rates at that prevalence, values nobody observed: ``"plug-in"``.
 
+    Parameters
+    ----------
+    tree : xarray.DataTree
+        A fit (anything without ``attrs`` counts as an ordinary fit).
+
+    Returns
+    -------
+    str
+        ``"observed"`` or ``"plug-in"``, for legends and labels.
+
+    See Also
+    --------
+    marks_legend : Uses it to name the observed marks.
+
     Examples
     --------
     >>> import bayescm as bcm
-    >>> from bayescm.plots._observed import observed_name
+    >>> from bayescm.plots import observed_name
     >>> fit = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2), draws=100)
     >>> observed_name(fit), observed_name(bcm.with_prevalence(fit, 0.01))
     ('observed', 'plug-in')

@@ -11,9 +11,9 @@ from bayescm.analyses.summary import resolve_var_names
 from bayescm.core import container as box
 from bayescm.plots._checks import plot_function
 from bayescm.plots._common import flat, info_of, label_of, select, unit_suffix
-from bayescm.plots._grid import grid
 from bayescm.plots._legends import figure_legend
 from bayescm.plots._metric import density, finish_axis, title_of
+from bayescm.plots._panels import grid
 from bayescm.plots._style import MIN_FONT, palette_color, pt
 
 if TYPE_CHECKING:

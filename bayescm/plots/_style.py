@@ -106,10 +106,24 @@ def preset() -> Preset:
 def pt(points: float) -> float:
     """A text size written for the default preset, in the current preset (points).
 
+    Parameters
+    ----------
+    points : float
+        The size in the ``"default"`` preset.
+
+    Returns
+    -------
+    float
+        The size in ``rcParams["plot.preset"]`` (smaller in a journal column).
+
+    See Also
+    --------
+    bayescm.rc_context : Sets the preset for a block.
+
     Examples
     --------
     >>> import bayescm as bcm
-    >>> from bayescm.plots._style import pt
+    >>> from bayescm.plots import pt
     >>> pt(8), pt(12)
     (8, 12)
     >>> with bcm.rc_context(plot_preset="column"):

@@ -59,7 +59,7 @@ def preset_row(prior: Any, k: int, row: int) -> np.ndarray | None:
     return prior.concentration(k, "rates")[row]
 
 
-def _conjugate(value: Any, parameter: str, k: int, role: str = "prevalence") -> Any:
+def conjugate_rows(value: Any, parameter: str, k: int, role: str = "prevalence") -> Any:
     """A prior for a K-vector (``role="prevalence"``) or the K x K rates (``"rates"``).
 
     bayescm priors convert themselves (``for_classes``): presets become Dirichlets (the row-wise
@@ -76,12 +76,12 @@ def _is_row_list(value: Any) -> bool:
                                           and not np.isscalar(value[0]))
 
 
-def _rates_prior(value: Any, default: Any, labels: Sequence[str]) -> Any:
+def rates_prior(value: Any, default: Any, labels: Sequence[str]) -> Any:
     k = len(labels)
     if value is None:
         value = default
     if not _is_row_list(value):
-        return _conjugate(value, "rates", k, role="rates")
+        return conjugate_rows(value, "rates", k, role="rates")
     if isinstance(value, Mapping):
         keyed = {str(key): v for key, v in value.items()}
         unknown = sorted(set(keyed) - set(labels))
@@ -159,19 +159,19 @@ def resolve_multiclass_priors(labels: Sequence[str], prior: Any = None,
         raise ValueError("Fixed can only be given for the prevalence: use "
                          "prevalence=bcm.Fixed([...]).")
     base = resolve_prior("weak" if prior is None else prior, "the default prior")
-    default = _conjugate(base, "the default prior", k)
+    default = conjugate_rows(base, "the default prior", k)
     if prevalence is not None and not isinstance(prevalence, (str, PriorSpec)) \
-            and _numeric_vector(prevalence):
+            and numeric_vector(prevalence):
         prevalence = Dirichlet(prevalence)
-    prev = default if prevalence is None else _conjugate(prevalence, "prevalence", k)
+    prev = default if prevalence is None else conjugate_rows(prevalence, "prevalence", k)
     if getattr(prev, "fixed", False) and prev.shape != (k,):
         n = int(np.prod(prev.shape))
         raise ValueError(f"The fixed prevalence has {n} entries but the matrix has "
                          f"{k} classes {list(labels)}; give one share per class.")
-    return {"prevalence": prev, "rates": _rates_prior(rates, base, labels)}
+    return {"prevalence": prev, "rates": rates_prior(rates, base, labels)}
 
 
-def _numeric_vector(value: Any) -> bool:
+def numeric_vector(value: Any) -> bool:
     try:
         arr = np.asarray(value)
     except Exception:
@@ -179,13 +179,13 @@ def _numeric_vector(value: Any) -> bool:
     return arr.ndim == 1 and arr.dtype.kind in "iuf"
 
 
-def _alpha(prior: Any, shape: tuple[int, ...]) -> np.ndarray:
+def concentration_of(prior: Any, shape: tuple[int, ...]) -> np.ndarray:
     """Concentration of a conjugate prior broadcast to ``shape`` (``(K,)`` or ``(K, K)``)."""
     role = "rates" if len(shape) == 2 else "prevalence"
     return np.broadcast_to(prior.concentration(shape[-1], role), shape)
 
 
-def _check_proper(posterior_alpha: np.ndarray, prior: Any, parameter: str, labels: Sequence[str],
+def check_proper(posterior_alpha: np.ndarray, prior: Any, parameter: str, labels: Sequence[str],
                   counts_desc: str, names: list[str] | None, empty_rows: np.ndarray) -> None:
     """Raise naming the parameter, class and classifier where a posterior alpha is 0."""
     bad = posterior_alpha <= 0
@@ -206,7 +206,7 @@ def _check_proper(posterior_alpha: np.ndarray, prior: Any, parameter: str, label
     )
 
 
-def _simplex_variable(name: str, prior: Any, event_shape: tuple[int, ...], dims: tuple[str, ...],
+def prevalence_variable(name: str, prior: Any, event_shape: tuple[int, ...], dims: tuple[str, ...],
                       full_shape: tuple[int, ...]) -> Any:
     """A PyMC probability vector (last axis) with ``prior``, shaped ``full_shape``.
 

@@ -294,12 +294,12 @@ def paired_assurance(n: Any, p_a_only: float, p_b_only: float, level: float = 0.
     >>> curve.claim, bool(curve.assurance[0] < curve.assurance[1])
     ('B better than A', True)
     """
-    from bayescm.models.paired_prior import _paired_alpha
+    from bayescm.models.paired_prior import paired_alpha
 
     a, b, kappa = _check_design(p_a_only, p_b_only, concentration)
     lvl = check_probability(level, "level")
     rope = check_real(rope, "rope", 0.0, 1.0)
-    alpha = _paired_alpha(prior, 4)
+    alpha = paired_alpha(prior, 4)
     if np.any(alpha <= 0):
         raise ValueError("The analysis prior must be proper (the Haldane prior is not).")
     sizes = np.atleast_1d(_check_n(n)).astype(np.int64).reshape(-1)

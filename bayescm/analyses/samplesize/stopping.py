@@ -115,13 +115,13 @@ class Question:
         counts = _counts_of(data)
         key = rule.strip().lower() if isinstance(rule, str) else rule
         if key in PAIRED_RULES:
-            from bayescm.models.paired_prior import _paired_alpha
+            from bayescm.models.paired_prior import paired_alpha
 
             if not (isinstance(counts, np.ndarray) and counts.shape == (4,)):
                 raise ValueError(f"The rule {rule!r} compares two classifiers: give the four "
                                  "agreement counts (both right, only A right, only B right, "
                                  "both wrong) or a compare_paired_counts result.")
-            alpha = _paired_alpha(prior if prior is not None else "laplace", 4)
+            alpha = paired_alpha(prior if prior is not None else "laplace", 4)
             if np.any(alpha <= 0):
                 raise ValueError("The analysis prior must be proper (the Haldane prior is not).")
             text = {"b > a": "B better than A", "a > b": "A better than B",
