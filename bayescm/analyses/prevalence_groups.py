@@ -35,7 +35,7 @@ def groups_with_prevalence(idata: xr.DataTree, deployment: Any, rng: np.random.G
     from bayescm.metrics import resolve_metrics
     from bayescm.models.binary import BinaryModel
     from bayescm.models.hierarchical_build import POPULATION_VARIABLES
-    from bayescm.models.hierarchical_fit import diagnostics_dataset
+    from bayescm.models.pooled import diagnostics_dataset
 
     attrs = box.root_attrs(idata)
     group = str(attrs["group"])

@@ -276,8 +276,10 @@ def rank_probabilities(
         name, da = _metric_draws(data, metric, group)
         kind = registry.kind_of(data, "rank_probabilities")
         direction = _metric_direction(kind, name, metric, direction)
+        dim = kind.batch_dims[0]  # "classifier", or a pooled fit's group dim
     elif isinstance(data, xr.DataArray):
         da = data
+        dim = "classifier"
         name = str(da.name if da.name is not None else (
             metric.name if isinstance(metric, Metric) else metric or "metric"))
         if direction is None:
@@ -294,15 +296,15 @@ def rank_probabilities(
             f"rank_probabilities expects a result tree or a DataArray of draws, got "
             f"{type(data).__name__}."
         )
-    if "classifier" not in da.dims:
+    if dim not in da.dims:
         raise ValueError(
-            f"{name!r} has no classifier dim (dims {list(da.dims)}); rank_probabilities ranks "
+            f"{name!r} has no {dim} dim (dims {list(da.dims)}); rank_probabilities ranks "
             "the classifiers of a batch from bcm.fit({name: matrix, ...})."
         )
-    da = _select(da, coords, keep=("classifier",))
-    names = [str(v) for v in da["classifier"].values] if "classifier" in da.coords else [
-        str(i) for i in range(da.sizes["classifier"])]
-    x = _flat_draws(da, ("classifier",))
+    da = _select(da, coords, keep=(dim,))
+    names = [str(v) for v in da[dim].values] if dim in da.coords else [
+        str(i) for i in range(da.sizes[dim])]
+    x = _flat_draws(da, (dim,))
     _check_finite_draws(x, name, names)
     n_cls = x.shape[1]
     r = _check_max_rank(max_rank, n_cls)

@@ -256,22 +256,24 @@ def prob_superior(
                 "classifier name."
             )
         name, da = _metric_draws(a, metric, group)
-        if "classifier" not in da.dims:
+        kind = registry.kind_of(a, "prob_superior")
+        dim = kind.batch_dims[0]  # "classifier", or a pooled fit's group dim
+        if dim not in da.dims:
             raise ValueError(
-                "This result has no classifier dim; pass two results "
+                f"This result has no {dim} dim; pass two results "
                 "(prob_superior(idata_a, idata_b, metric=...)) or a batch from "
                 "bcm.fit({'a': cm_a, 'b': cm_b})."
             )
-        names = [str(v) for v in da["classifier"].values]
+        names = [str(v) for v in da[dim].values]
         picks = []
         for label in (b, c):
             if str(label) not in names:
                 shown = ", ".join(names[:10]) + (", ..." if len(names) > 10 else "")
-                raise KeyError(f"Classifier {label!r} is not in the batch (classifiers: {shown}).")
-            picks.append(da.sel(classifier=str(label)))
+                raise KeyError(f"{dim.capitalize()} {label!r} is not in the batch "
+                               f"({dim}s: {shown}).")
+            picks.append(da.isel({dim: names.index(str(label))}))
         x_a = _flat_draws(_select(picks[0], coords))
         x_b = _flat_draws(_select(picks[1], coords))
-        kind = registry.kind_of(a, "prob_superior")
     direction = _metric_direction(kind, name, metric, direction)
     _check_finite_draws(x_a, name)
     _check_finite_draws(x_b, name)

@@ -84,11 +84,15 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     >>> from bayescm.core.arguments import did_you_mean
     >>> did_you_mean("jefreys", ["laplace", "jeffreys", "haldane"])
     " Did you mean 'jeffreys'?"
+    >>> did_you_mean("var_names", ["var", "hdi_prob"])  # a keyword it starts with
+    " Did you mean 'var'?"
     >>> did_you_mean("zzz", ["laplace"])
     ''
     """
     options = {str(c).lower(): str(c) for c in choices}
-    close = difflib.get_close_matches(str(word).lower(), list(options), n=2, cutoff=0.6)
+    given = str(word).lower()
+    close = difflib.get_close_matches(given, list(options), n=2, cutoff=0.6) or [
+        c for c in options if len(c) >= 3 and given.startswith(c + "_")][:2]
     if not close:
         return ""
     return f" Did you mean {' or '.join(repr(options[c]) for c in close)}?"
@@ -165,7 +169,9 @@ def keyword_checked[F: Callable[..., Any]](func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         for key in kwargs:
             if key not in valid:
-                reject_unknown(kwargs, valid, where, HINTS.get(key, ""))
+                # a close keyword of this function first; else what the keyword is for
+                reject_unknown(kwargs, valid, where,
+                               did_you_mean(key, valid) or HINTS.get(key, ""))
         return func(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]

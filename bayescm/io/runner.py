@@ -4,8 +4,8 @@ Used by :meth:`bayescm.io.spec.AnalysisSpec.run` and the ``bayescm`` command lin
 are drawn by :mod:`bayescm.plots` (one plotting system): ``"forest"`` is a grid of
 :func:`~bayescm.plots.plot_forest` panels, ``"posterior"`` is :func:`~bayescm.plots.plot_metrics`;
 a scores fit also has ``"roc"``, ``"pr"``, ``"reliability"`` and ``"delta_auc"``
-(:func:`scores_figure`), a hierarchical fit ``"sroc"`` and ``"group_forest"``
-(:func:`hierarchical_figure`, which also draws its ``"forest"``).
+(:func:`scores_figure`), a fit that pools groups ``"group_forest"`` (and the hierarchical fit
+``"sroc"``) with :func:`pooled_figure`, which also draws its ``"forest"``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from bayescm.models import registry
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["DEFAULT_FIGURE_METRICS", "OutputPlan", "figure", "hierarchical_figure",
+__all__ = ["DEFAULT_FIGURE_METRICS", "OutputPlan", "figure", "pooled_figure",
            "scores_figure", "write_outputs"]
 
 MAX_PAIR_PANELS = 6
@@ -104,8 +104,8 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
         or class (a single row for a single classifier) with the posterior mean, the HDI and
         the observed value. Posterior: :func:`~bayescm.plots.plot_metrics`, the densities of
         up to 8 classifiers (or classes) overlaid per panel. The others draw a scores fit
-        (:func:`scores_figure`; ``metrics`` does not apply), or a hierarchical fit
-        (:func:`hierarchical_figure`, which draws its ``"forest"`` too).
+        (:func:`scores_figure`; ``metrics`` does not apply), or a fit that pools groups
+        (:func:`pooled_figure`, which draws its ``"forest"`` too).
     metrics : list of str, optional
         Metrics to draw (aliases accepted); default see :func:`figure_metrics`.
     hdi_prob : float, optional
@@ -130,7 +130,7 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
     if kind in SCORE_FIGURES:
         return scores_figure(idata, kind, hdi_prob=hdi_prob)
     if kind in HIERARCHICAL_FIGURES or registry.kind_of(idata).pooled_groups:
-        return hierarchical_figure(idata, kind, metrics, hdi_prob=hdi_prob)
+        return pooled_figure(idata, kind, metrics, hdi_prob=hdi_prob)
     names = figure_metrics(idata, metrics)
     if not names:
         raise ValueError("No metric to draw.")
@@ -188,30 +188,33 @@ def scores_figure(idata: xr.DataTree, kind: str, hdi_prob: float | None = None) 
 
 
 @keyword_checked
-def hierarchical_figure(idata: xr.DataTree, kind: str, metrics: Sequence[str] | None = None,
-                        hdi_prob: float | None = None) -> Figure:
-    """A figure of a hierarchical fit: ``"sroc"``, ``"group_forest"`` or ``"forest"``.
+def pooled_figure(idata: xr.DataTree, kind: str, metrics: Sequence[str] | None = None,
+                  hdi_prob: float | None = None) -> Figure:
+    """A figure of a fit that pools groups: ``"group_forest"``, ``"forest"`` or ``"sroc"``.
 
-    ``"sroc"`` is :func:`~bayescm.plots.plot_sroc`; ``"group_forest"`` the
-    :func:`~bayescm.plots.plot_group_forest` panels of TPR and TNR side by side (groups,
-    pooled and new-group rows); ``"forest"`` a group-forest panel per metric (default see
-    :func:`figure_metrics`).
+    ``"group_forest"`` is the :func:`~bayescm.plots.plot_group_forest` panels of TPR and TNR
+    side by side (groups, pooled and new-group rows); ``"forest"`` a group-forest panel per
+    metric (default see :func:`figure_metrics`); ``"sroc"`` is
+    :func:`~bayescm.plots.plot_sroc`, for the kinds that declare a summary ROC (the
+    hierarchical model). Any kind that declares ``pooled_groups`` is drawn, a user's own too.
 
     Examples
     --------
     >>> import bayescm as bcm
-    >>> from bayescm.io.runner import hierarchical_figure
+    >>> from bayescm.io.runner import pooled_figure
     >>> from bayescm.models.hierarchical import HierarchicalModel
     >>> idata = HierarchicalModel.example()  # six sites, model="hierarchical"
-    >>> [ax.get_title() for ax in hierarchical_figure(idata, "forest", ["ppv"]).axes]
+    >>> [ax.get_title() for ax in pooled_figure(idata, "forest", ["ppv"]).axes]
     ['PPV by site']
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     from bayescm import plots
 
-    registry.kind_of(idata, "sroc_regions", f"The figure {kind!r} draws a fit of several "
-                     "groups partially pooled: bcm.fit(matrices, model='hierarchical', "
-                     "group='study').")
+    fitted = registry.kind_of(idata)
+    if not fitted.pooled_groups:
+        raise ValueError(f"The figure {kind!r} draws a fit of several groups pooled together "
+                         f"(bcm.fit(matrices, model='hierarchical', group='study')); this is "
+                         f"{fitted.description or 'a ' + fitted.key}.")
     if kind == "sroc":
         fig = plots.plot_sroc(idata, hdi_prob=hdi_prob).get_figure(root=True)
         assert fig is not None  # the plots draw on pyplot figures
@@ -220,8 +223,8 @@ def hierarchical_figure(idata: xr.DataTree, kind: str, metrics: Sequence[str] | 
         return plots.plot_group_forest(idata, ["tpr", "tnr"], hdi_prob=hdi_prob)
     if kind == "forest":
         return plots.plot_group_forest(idata, figure_metrics(idata, metrics), hdi_prob=hdi_prob)
-    raise ValueError(f"A hierarchical fit has the figures sroc, group_forest and forest, not "
-                     f"{kind!r}.")
+    raise ValueError(f"A fit that pools groups has the figures {', '.join(fitted.figures)} and "
+                     f"forest, not {kind!r}.")
 
 
 def _posterior_figure(idata: xr.DataTree, names: list[str], prob: float) -> Figure:

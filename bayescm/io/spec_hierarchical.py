@@ -36,7 +36,7 @@ from bayescm.errors import SpecError
 from bayescm.io.spec_parse import HIERARCHICAL_FIGURES, _check_keys, _where, parse_prior
 
 __all__ = ["check_figures", "check_model_spec", "default_figures", "models",
-           "parse_hierarchical_priors", "parse_model_options", "pooled"]
+           "parse_model_options", "parse_pooled_priors", "pooled"]
 
 def pooled(options: Mapping[str, Any]) -> bool:
     """Whether ``options.model`` names a kind that pools groups (it declares ``pooled_groups``).
@@ -84,19 +84,22 @@ def parse_model_options(options: Mapping[str, Any], source: Any) -> dict[str, An
     where = _where(source)
     out: dict[str, Any] = {}
     model = options.get("model", "auto")
-    if model not in models():
-        raise SpecError(f"{where}options.model must be 'hierarchical' (several groups, partially "
-                        f"pooled) or 'auto' (the model the data select), got {model!r}.")
+    known = models()
+    if model not in known:
+        pooling = ", ".join(repr(k) for k in known[1:])
+        raise SpecError(f"{where}options.model must be a model that pools several groups "
+                        f"({pooling}) or 'auto' (the model the data select), got {model!r}.")
     if pooled({"model": model}):
         group = options.get("group")
         if not isinstance(group, str) or not group.isidentifier():
-            raise SpecError(f"{where}options.model = 'hierarchical' needs group = \"NAME\", the "
+            raise SpecError(f"{where}options.model = {model!r} needs group = \"NAME\", the "
                             "name of the group dim (an identifier such as \"study\", \"site\" "
                             f"or \"subgroup\"), got {group!r}.")
         out.update(model=model, group=group)
     elif "group" in options:
-        raise SpecError(f"{where}options.group names the group dim of model = 'hierarchical'; "
-                        "add that, or drop group for a plain batch.")
+        raise SpecError(f"{where}options.group names the group dim of a model that pools "
+                        f"groups ({', '.join(repr(k) for k in known[1:])}); add options.model, "
+                        "or drop group for a plain batch.")
     if "target_accept" in options:
         value = options["target_accept"]
         if (isinstance(value, bool) or not isinstance(value, (int, float))
@@ -125,47 +128,59 @@ def check_model_spec(data: Any, options: Mapping[str, Any], source: Any) -> None
                         "The exact sampler and the bootstrap have nothing to tune.")
     if not hierarchical:
         return
+    from bayescm.models import registry
+
+    model = str(options["model"])
     if isinstance(data, Scores):
-        raise SpecError(f"{where}options.model = 'hierarchical' pools binary confusion "
-                        "matrices of several groups; scores are fitted by their own models.")
+        raise SpecError(f"{where}options.model = {model!r} pools confusion matrices of several "
+                        "groups; scores are fitted by their own models.")
     if isinstance(data, ConfusionMatrix):
-        raise SpecError(f"{where}options.model = 'hierarchical' needs several groups: a batch "
+        raise SpecError(f"{where}options.model = {model!r} needs several groups: a batch "
                         "([data] table = \"file.csv\", [data.classifiers.NAME] tables, or "
                         "dataset = \"auditc\"), not a single matrix.")
-    if not next(iter(data.values())).is_binary:
-        raise SpecError(f"{where}options.model = 'hierarchical' pools binary matrices; these "
-                        "have more than two classes.")
-    if method not in ("auto", "nuts"):
-        raise SpecError(f"{where}the hierarchical model is sampled with NUTS: options.method "
+    kind = registry.get(model)
+    try:  # the kind says which matrices it pools (binary only, or any number of classes)
+        kind.from_data(data)
+    except (TypeError, ValueError) as err:
+        raise SpecError(f"{where}options.model = {model!r}: {err}") from None
+    if not kind.has_exact and method not in ("auto", "nuts"):
+        raise SpecError(f"{where}the {model} model is sampled with NUTS: options.method "
                         f"must be 'auto' or 'nuts', got {method!r}.")
 
 
-def parse_hierarchical_priors(priors: Any, source: Any) -> dict[str, Any]:
-    """``[priors]`` of a hierarchical spec as ``fit(..., priors={...})``.
+def parse_pooled_priors(priors: Any, options: Mapping[str, Any], source: Any
+                        ) -> dict[str, Any]:
+    """``[priors]`` of a spec whose model pools groups, as ``fit(..., priors={...})``.
 
-    Keys are the model's parameters; ``mu_logit_*`` take ``{dist = "Normal", mu, sigma}``,
-    ``sd_logit_*`` ``{dist = "HalfNormal", sigma}``, ``corr_logit`` ``{dist = "LKJ", eta}``,
-    ``prevalence`` any proper Beta as in a matrix spec.
+    Keys are the model's parameters. Those of the hierarchical model's population take
+    their family: ``mu_logit_*`` ``{dist = "Normal", mu, sigma}``, ``sd_logit_*``
+    ``{dist = "HalfNormal", sigma}``, ``corr_logit`` ``{dist = "LKJ", eta}``; any other
+    parameter (``prevalence``, or the parameters of a kind of your own) takes what a matrix
+    spec takes (:func:`~bayescm.io.spec_parse.parse_prior`), checked by the kind.
 
     Examples
     --------
-    >>> from bayescm.io.spec_hierarchical import parse_hierarchical_priors
-    >>> parse_hierarchical_priors({"sd_logit_tpr": {"dist": "HalfNormal", "sigma": 0.5}}, None)
+    >>> from bayescm.io.spec_hierarchical import parse_pooled_priors
+    >>> parse_pooled_priors({"sd_logit_tpr": {"dist": "HalfNormal", "sigma": 0.5}},
+    ...                     {"model": "hierarchical"}, None)
     {'priors': {'sd_logit_tpr': HalfNormal(sigma=0.5)}}
     """
-    from bayescm.models import hierarchical_priors as hp
+    from bayescm.models import registry
     from bayescm.priors import continuous
 
     where = _where(source)
-    _check_keys(priors, hp.HIERARCHICAL_PARAMETERS, "priors", source)
+    kind = registry.get(str(options["model"]))
+    names = tuple(p.name for p in kind.parameters)
+    _check_keys(priors, names, "priors", source)
     if not priors:
         return {}
     out: dict[str, Any] = {}
     for key, value in priors.items():
         try:
-            if key == "prevalence":
+            if key not in PRIOR_FAMILIES:
                 out[key] = parse_prior(value, key)
-                hp.resolve_priors({key: out[key]})  # a proper Beta, or a TypeError saying so
+                # the kind's own check: a proper Beta, or a TypeError saying so
+                kind(["positive", "negative"]).resolve_priors(None, {key: out[key]})
                 continue
             dist, numbers = PRIOR_FAMILIES[key]
             example = ", ".join(f"{n} = 1" for n in numbers)
@@ -192,20 +207,29 @@ def parse_hierarchical_priors(priors: Any, source: Any) -> dict[str, Any]:
 
 
 def default_figures(options: Mapping[str, Any]) -> list[str] | None:
-    """The figures of a hierarchical spec (None for other models)."""
+    """The figures a pooling model declares (None for other models)."""
     from bayescm.models import registry
 
     return list(registry.get(str(options["model"])).figures) if pooled(options) else None
 
 
 def check_figures(options: Mapping[str, Any], figures: tuple[str, ...], source: Any) -> None:
-    """Figures of a hierarchical fit asked of another, and figures it cannot draw."""
+    """Figures of a pooled fit asked of another, and figures a pooled fit cannot draw."""
+    from bayescm.models import registry
+
     where = _where(source)
     hierarchical = pooled(options)
     asked = [f for f in figures if f in HIERARCHICAL_FIGURES]
     if asked and not hierarchical:
         raise SpecError(f"{where}outputs.figures: {asked[0]!r} draws a hierarchical fit; set "
                         "options.model = 'hierarchical' and options.group, or drop it.")
-    if hierarchical and "posterior" in figures:
-        raise SpecError(f"{where}outputs.figures: 'posterior' draws the densities of single "
-                        "matrices; a hierarchical fit has sroc, group_forest and forest.")
+    if not hierarchical:
+        return
+    model = str(options["model"])
+    drawn = (*registry.get(model).figures, "forest")
+    bad = [f for f in figures if f not in drawn]
+    if bad:
+        what = ("'posterior' draws the densities of single matrices; " if bad[0] == "posterior"
+                else f"{bad[0]!r} is not a figure of this model; ")
+        raise SpecError(f"{where}outputs.figures: {what}a fit of model = {model!r} has "
+                        f"{', '.join(drawn)}.")

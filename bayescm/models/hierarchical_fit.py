@@ -25,8 +25,9 @@ from bayescm.models.hierarchical_build import (
     sroc_draws,
 )
 from bayescm.models.hierarchical_priors import HIERARCHICAL_PARAMETERS
+from bayescm.models.pooled import check_group_name, pooled_result
 
-__all__ = ["DEFAULT_TARGET_ACCEPT", "DEFAULT_TUNE", "INFORMATION_LIMIT", "diagnostics_dataset",
+__all__ = ["DEFAULT_TARGET_ACCEPT", "DEFAULT_TUNE", "INFORMATION_LIMIT",
            "e_bfmi", "fit_hierarchical", "pooling_weights", "sampler_defaults"]
 
 DEFAULT_TARGET_ACCEPT = {"nutpie": 0.99, "pymc": 0.99}
@@ -43,9 +44,6 @@ about its logit TPR or logit TNR (``n p (1 - p) < 1``: a standard error above 1 
 scale, e.g. fewer than about 11 positives at a TPR of 0.9, or none at all); its rates are then
 mostly the population's. The flag is about the group's data, not about how similar the groups
 are (a large pooling weight of a big group only says the groups agree)."""
-_RESERVED = ("chain", "draw", "classifier", "sroc_fpr", "logit", "diagnostic", "true_class",
-             "pred_class", "rate")
-
 
 def sampler_defaults(options: Mapping[str, Any], chains: int) -> dict[str, Any]:
     """NUTS settings the caller did not choose: nutpie when installed, target, tuning, cores.
@@ -145,14 +143,9 @@ def fit_hierarchical(ctx: Any, group: str, *, progressbar: bool, options: Mappin
 
     from bayescm.core import container as box
     from bayescm.core.streams import child
-    from bayescm.models.binary import BinaryModel
-    from bayescm.models.context import assemble
-    from bayescm.priors import Beta
 
     names, counts, draws, chains = ctx.names, ctx.counts, ctx.draws, ctx.chains
-    if group in _RESERVED or group in HIERARCHICAL_PARAMETERS or group in GROUP_VARIABLES:
-        raise ValueError(f"group={group!r} is a name bayescm uses for another dim or variable; "
-                         "choose another (e.g. 'study', 'site', 'subgroup').")
+    check_group_name(group, "hierarchical", HIERARCHICAL_PARAMETERS)
     model = build_hierarchical_model(names, counts, group, ctx.priors)
     kwargs = {**sampler_defaults(options, chains), **dict(options)}
     trace = pm.sample(draws=draws, chains=chains, model=model, progressbar=progressbar,
@@ -165,47 +158,34 @@ def fit_hierarchical(ctx: Any, group: str, *, progressbar: bool, options: Mappin
         order = ["chain", "draw"] + [d for d in da.dims if d not in ("chain", "draw")]
         return np.asarray(da.transpose(*order).values, dtype=float)
 
-    kind = BinaryModel(ctx.kind.labels)
-    flat_priors = {"prevalence": Beta(1, 1), "tpr": Beta(1, 1), "tnr": Beta(1, 1)}
-    derived = kind.derive({p: arr(p) for p in GROUP_VARIABLES}, flat_priors, list(ctx.metrics))
-    variables = _on_group(ctx.name_variables(derived, box.SAMPLE_DIMS, "keep"), group)
-    for name in POPULATION_VARIABLES:
-        variables[name] = (box.SAMPLE_DIMS, arr(name), {"long_name": LONG_NAMES[name]})
+    population: dict[str, tuple[tuple[str, ...], np.ndarray, str]] = {
+        name: ((), arr(name), LONG_NAMES[name]) for name in POPULATION_VARIABLES}
     fpr_grid = np.linspace(0.0, 1.0, 101)
     flat = {k: arr(k).reshape(-1) for k in ("mu_logit_tpr", "mu_logit_tnr", "sd_logit_tpr",
                                               "sd_logit_tnr", "corr_logit")}
     sroc = sroc_draws(flat["mu_logit_tpr"], flat["mu_logit_tnr"], flat["sd_logit_tpr"],
                       flat["sd_logit_tnr"], flat["corr_logit"], fpr_grid)
-    variables["sroc"] = (box.SAMPLE_DIMS + ("sroc_fpr",), sroc.reshape(chains, draws, -1),
-                         {"long_name": LONG_NAMES["sroc"]})
-    coords = {"chain": np.arange(chains), "draw": np.arange(draws), group: list(names),
-              "true_class": kind.labels, "pred_class": kind.labels, "sroc_fpr": fpr_grid,
-              "diagnostic": ["r_hat", "ess_bulk", "ess_tail"], "rate": ["tpr", "tnr"]}
+    population["sroc"] = (("sroc_fpr",), sroc.reshape(chains, draws, -1), LONG_NAMES["sroc"])
     stats = box.get_group(trace, "sample_stats", foreign=True)
     if "energy" in stats:  # per chain, next to the sampler's own statistics
         stats["e_bfmi"] = (("chain",), e_bfmi(stats["energy"].transpose("chain", "draw").values),
                            {"long_name": "energy Bayesian fraction of missing information "
                                          "(below 0.3: the tails are explored poorly)"})
-    groups = {"posterior": box.make_dataset(variables, coords, {"method": "nuts"}),
-              "diagnostics": diagnostics_dataset(variables, coords),
-              "sample_stats": stats}
-    obs_params, obs_theta = kind.observed(counts, flat_priors)
-    observed = ctx.name_variables(kind.derive(obs_params, flat_priors, list(ctx.metrics),
-                                              theta=obs_theta), (), "keep")
-    groups["observed_metrics"] = box.make_dataset(
-        _on_group(observed, group), coords,
-        {"note": "every per-group variable at the group's observed counts / N (unpooled)"})
-    groups["observed_data"] = box.make_dataset(
-        {"counts": ((group, "true_class", "pred_class"), counts,
-                    {"long_name": "confusion matrix counts of each group"})}, coords)
-    info = _group_info(counts, variables, group)
-    groups["group_info"] = box.make_dataset(info, coords, {
+    rates = {p: arr(p) for p in GROUP_VARIABLES}
+    info = _group_info(counts, rates, {k: arr(k) for k in ("sd_logit_tpr", "sd_logit_tnr")},
+                       group)
+    coords = {group: list(names), "rate": ["tpr", "tnr"]}
+    group_info = box.make_dataset(info, coords, {
         "note": "pooling: the share of a group's logit-rate estimate that comes from the other "
                 "groups, 1 / (1 + n p (1 - p) sd^2) at the posterior means; prior_dominated: "
                 f"its counts' information n p (1 - p) below {INFORMATION_LIMIT} for TPR or TNR",
         "information_limit": INFORMATION_LIMIT})
-    tree = assemble(ctx, groups, method="nuts", target_accept=kwargs["target_accept"],
-                    nuts_sampler=str(kwargs.get("nuts_sampler", "pymc")), **ctx.seed_record())
+    tree = pooled_result(ctx, group, rates, population, method="nuts",
+                         coords={"sroc_fpr": fpr_grid},
+                         groups={"sample_stats": stats, "group_info": group_info},
+                         target_accept=kwargs["target_accept"],
+                         nuts_sampler=str(kwargs.get("nuts_sampler", "pymc")),
+                         **ctx.seed_record())
     _warn(stats, info, list(names), group, kwargs["target_accept"],
           {name: arr(name) for name in (*SAMPLED_POPULATION, *GROUP_VARIABLES)})
     return tree
@@ -216,37 +196,12 @@ SAMPLED_POPULATION = ("mu_logit_tpr", "mu_logit_tnr", "sd_logit_tpr", "sd_logit_
 """The population parameters NUTS samples (the convergence check reads them and the groups')."""
 
 
-def _on_group(variables: Mapping[str, Any], group: str) -> dict[str, Any]:
-    """Rename the batch axis ``classifier`` to the user's group dim."""
-    return {k: (tuple(group if d == "classifier" else d for d in dims), v, a)
-            for k, (dims, v, a) in variables.items()}
-
-
-def diagnostics_dataset(variables: Mapping[str, Any], coords: Mapping[str, Any]) -> Any:
-    """R-hat, bulk and tail ESS of every variable but the curve (a ``diagnostic`` dim)."""
-    from bayescm.core import container as box
-    from bayescm.core.diagnostics import ess, rhat
-
-    diag: dict[str, Any] = {}
-    for name, (dims, values, _) in variables.items():
-        if name in ("theta", "sroc"):
-            continue
-        diag[name] = (("diagnostic",) + dims[2:],
-                      np.stack([rhat(values, "rank"), ess(values, "bulk"), ess(values, "tail")]),
-                      {"long_name": f"diagnostics of {name}"})
-    return box.make_dataset(diag, coords, {
-        "r_hat_method": "rank", "ess_method": "bulk",
-        "note": "rank-normalised split R-hat, bulk and tail ESS (Vehtari et al. 2021); the "
-                "chains' E-BFMI is sample_stats['e_bfmi']"})
-
-
-def _group_info(counts: np.ndarray, variables: Mapping[str, Any], group: str
-                ) -> dict[str, Any]:
+def _group_info(counts: np.ndarray, rates: Mapping[str, np.ndarray],
+                scales: Mapping[str, np.ndarray], group: str) -> dict[str, Any]:
     """Items per class, pooling weights and the prior-dominated flag of each group."""
     n = np.stack([counts[:, 0, :].sum(axis=1), counts[:, 1, :].sum(axis=1)], axis=1)
-    rate = np.stack([variables["tpr"][1].mean(axis=(0, 1)),
-                     variables["tnr"][1].mean(axis=(0, 1))], axis=1)
-    sd = np.array([variables["sd_logit_tpr"][1].mean(), variables["sd_logit_tnr"][1].mean()])
+    rate = np.stack([rates["tpr"].mean(axis=(0, 1)), rates["tnr"].mean(axis=(0, 1))], axis=1)
+    sd = np.array([scales["sd_logit_tpr"].mean(), scales["sd_logit_tnr"].mean()])
     weights = pooling_weights(n, rate, sd)
     information = n * rate * (1.0 - rate)
     n_pos, n_neg = n[:, 0], n[:, 1]

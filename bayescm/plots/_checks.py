@@ -44,10 +44,10 @@ class Needs:
 
     Attributes
     ----------
-    capability : str
+    capability : str or None
         What a kind must declare in its ``analyses`` for the plot to draw its results
         (``"curve_bands"``, ``"sroc_regions"``, ``"paired_comparison"``, ``"theta"``): the
-        kinds say what they hold, the plots ask.
+        kinds say what they hold, the plots ask. None: see ``pooled``.
     what : str
         What it draws, for the message: ``"a paired comparison"``.
     remedy : str
@@ -57,13 +57,17 @@ class Needs:
     variable : str or None
         A posterior variable that also qualifies a result of another kind (a kind registered
         by a user), unless the kind pools groups.
+    pooled : bool
+        Any kind that declares ``pooled_groups`` qualifies (per-group rows with the
+        population's pooled and new-group rows, :mod:`bayescm.models.pooled`).
     """
 
-    capability: str
+    capability: str | None
     what: str
     remedy: str
     argument: str = "idata"
     variable: str | None = None
+    pooled: bool = False
 
 
 def _shown(value: Any) -> str:
@@ -161,7 +165,7 @@ def check_kind(func: str, tree: Any, needs: Needs) -> None:
         kind = registry.kind_of(tree)
     except Exception:  # a tree of a foreign or older layout: the plot says what it misses
         return
-    if needs.capability in kind.analyses:
+    if needs.capability in kind.analyses or (needs.pooled and kind.pooled_groups):
         return
     if needs.variable is not None and not kind.pooled_groups and box.has_group(
             tree, "posterior") and needs.variable in box.get_group(tree, "posterior"):
@@ -247,6 +251,10 @@ HIERARCHICAL = Needs("sroc_regions", "a hierarchical fit of several groups",
                      "Fit the groups' matrices together: bcm.fit(matrices, "
                      "model='hierarchical', group='study'); a fit of separate matrices is "
                      "drawn with plot_forest.")
+POOLED_GROUPS = Needs(None, "a fit that pools several groups",
+                      "Fit the groups' matrices together: bcm.fit(matrices, "
+                      "model='hierarchical', group='study'); a fit of separate matrices is "
+                      "drawn with plot_forest.", pooled=True)
 PAIRED = Needs("paired_comparison", "a paired comparison of two classifiers on one test set",
                "Make one with bcm.compare_paired(y_true, pred_a, pred_b) (or "
                "bcm.compare.compare_paired_counts); fits on separate test sets are compared with "

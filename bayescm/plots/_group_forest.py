@@ -13,7 +13,7 @@ from bayescm.core import container as box
 from bayescm.core.betahdi import beta_hdi
 from bayescm.core.stats import hdi
 from bayescm.metrics import MetricInfo
-from bayescm.plots._checks import HIERARCHICAL, plot_function
+from bayescm.plots._checks import POOLED_GROUPS, plot_function
 from bayescm.plots._common import (
     draws_of,
     hdi_prob_of,
@@ -165,7 +165,7 @@ def plot_group_forest(idata: xr.DataTree, var: list[str] | tuple[str, ...],
                       hdi_prob: float | None = ...,
                       ax: Sequence[Axes] | None = ..., *, unpooled: bool = ...,
                       counts: bool = ..., sort: bool = ..., legend: bool = ...) -> Figure: ...
-@plot_function(HIERARCHICAL, many_ax=True)
+@plot_function(POOLED_GROUPS, many_ax=True)
 def plot_group_forest(
     idata: xr.DataTree,
     var: str | Sequence[str] = "tpr",
