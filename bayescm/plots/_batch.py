@@ -165,7 +165,7 @@ def plot_rank_probabilities(
     ...                                              random_seed=0))
     >>> ax.get_title().splitlines()[1]
     'the best and worst 25 of 400 by expected rank'
-    >>> [t.get_text() for t in ax.texts if t.get_gid() == "not_shown"]
+    >>> [t.get_text() for t in ax.texts if t.get_gid() == "not_shown"]  # doctest: +MC
     ['... 350 classifiers not shown (expected ranks 27 to 373)']
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """

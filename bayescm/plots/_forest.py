@@ -207,7 +207,7 @@ def plot_forest(
     >>> ax = plot_forest(idata, "bm", max_rows=10)
     >>> ax.get_title()
     'BM of 24 classifiers: the best and worst 5'
-    >>> [t.get_text() for t in ax.texts if t.get_gid() == "not_shown"]
+    >>> [t.get_text() for t in ax.texts if t.get_gid() == "not_shown"]  # doctest: +MC
     ['... 14 classifiers not shown (posterior means 23 % to 66 %)']
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
