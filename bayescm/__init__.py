@@ -115,7 +115,7 @@ _MOVED = {
     "frequentist": ("bayescm.analyses", "frequentist", "bcm.analyses.frequentist"),
     "diagnostics": ("bayescm.core", "diagnostics", "bcm.stats (rhat, ess)"),
 }
-"""Names that left the top level in 0.1.0's reorganisation (issue 29): they keep working for
+"""Names that left the top level in the reorganisation after 0.1.0 (issue 29): they keep working for
 one release with a DeprecationWarning that names the new spelling (listed in CHANGELOG.md)."""
 
 

@@ -27,8 +27,9 @@ from bayescm.core.arguments import PACKAGE_DIR
 
 __all__ = ["REMOVED_IN", "moved", "warn_deprecated"]
 
-REMOVED_IN = "0.2.0"
-"""The release in which deprecated spellings stop working."""
+REMOVED_IN = "the release after the next one"
+"""When deprecated spellings stop working: they keep working, with a warning, for one release
+after 0.1.0 (the messages name released versions only)."""
 
 
 def warn_deprecated(old: str, new: str) -> None:
@@ -44,8 +45,8 @@ def warn_deprecated(old: str, new: str) -> None:
     >>> seen[0].category.__name__
     'DeprecationWarning'
     """
-    warnings.warn(f"{old} is deprecated and will be removed in bayescm {REMOVED_IN}; use "
-                  f"{new} instead.", DeprecationWarning, skip_file_prefixes=(PACKAGE_DIR,))
+    warnings.warn(f"{old} is deprecated since bayescm 0.1.0 and will be removed in "
+                  f"{REMOVED_IN}; use {new} instead.", DeprecationWarning, skip_file_prefixes=(PACKAGE_DIR,))
 
 
 def moved(module: str, names: Mapping[str, tuple[str, str]]) -> Callable[[str], Any]:

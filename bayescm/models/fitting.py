@@ -135,7 +135,7 @@ def fit(
         raise a TypeError listing the valid ones, and any of them on the exact path raises a
         ValueError (the exact sampler has no such options). :class:`~bayescm.Scores` take
         their curve options here too (``threshold``, ``fpr_range``, ``grid_size``,
-        ``n_bins``). Deprecated, working until 0.2.0 with a DeprecationWarning: the prior
+        ``n_bins``). Deprecated (working for one more release, with a DeprecationWarning): the prior
         keywords ``prevalence=``, ``tpr=``, ``tnr=``, ``rates=`` (use ``priors={...}``) and
         ``sampler_kwargs={...}`` (give the options as keywords).
 
