@@ -46,7 +46,8 @@ def warn_deprecated(old: str, new: str) -> None:
     'DeprecationWarning'
     """
     warnings.warn(f"{old} is deprecated since bayescm 0.1.0 and will be removed in "
-                  f"{REMOVED_IN}; use {new} instead.", DeprecationWarning, skip_file_prefixes=(PACKAGE_DIR,))
+                  f"{REMOVED_IN}; use {new} instead.", DeprecationWarning,
+                  skip_file_prefixes=(PACKAGE_DIR,))
 
 
 def moved(module: str, names: Mapping[str, tuple[str, str]]) -> Callable[[str], Any]:
