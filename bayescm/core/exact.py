@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["draw_beta", "draw_dirichlet"]
+__all__ = ["dirichlet_each", "draw_beta", "draw_dirichlet"]
 
 
 def draw_beta(
@@ -47,6 +47,32 @@ def draw_dirichlet(rng: np.random.Generator, alpha: np.ndarray, chains: int, dra
     """
     alpha = np.asarray(alpha, dtype=float)
     gamma = rng.standard_gamma(alpha, size=(chains, draws) + alpha.shape)
+    return _normalised(rng, gamma, alpha)
+
+
+def dirichlet_each(rng: np.random.Generator, alpha: np.ndarray) -> np.ndarray:
+    """One Dirichlet draw along the last axis for every row of ``alpha`` (any shape).
+
+    Where :func:`draw_dirichlet` repeats one ``alpha`` over chains and draws, this draws from a
+    different Dirichlet per row: a conditional posterior whose parameters are themselves
+    posterior draws (the runs of a hierarchical fit given its population). Tiny parameters are
+    handled as there.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm.core.exact import dirichlet_each
+    >>> alpha = np.array([[[1e-4, 1e-4, 1e-4]], [[50.0, 30.0, 20.0]]])  # (2, 1, 3)
+    >>> x = dirichlet_each(np.random.default_rng(0), alpha)
+    >>> x.shape, bool(np.allclose(x.sum(-1), 1))
+    ((2, 1, 3), True)
+    """
+    alpha = np.asarray(alpha, dtype=float)
+    return _normalised(rng, rng.standard_gamma(alpha), alpha)
+
+
+def _normalised(rng: np.random.Generator, gamma: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    """Gamma variates divided by their row sums, redrawn in log space where all underflowed."""
     total = gamma.sum(axis=-1, keepdims=True)
     # A Gamma(a) variate with tiny a can underflow to 0 in every component; a fresh set is
     # then drawn via the log-space construction Gamma(a) = Gamma(a + 1) * U^(1/a).

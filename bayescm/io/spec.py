@@ -261,7 +261,7 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
     options.update(parse_model_options(raw.get("options", {}), source))
     check_model_spec(data, options, source)
     if pooled(options):
-        priors = parse_pooled_priors(raw.get("priors", {}), options, source)
+        priors = parse_pooled_priors(raw.get("priors", {}), options, source, data)
     else:
         priors = _parse_priors(raw.get("priors", {}), source, data, options.get("method", "auto"))
     check_scores_spec(data, priors, options, source)

@@ -68,7 +68,9 @@ PRIOR_FAMILIES = {"mu_logit_tpr": ("Normal", ("mu", "sigma")),
                   "mu_logit_tnr": ("Normal", ("mu", "sigma")),
                   "sd_logit_tpr": ("HalfNormal", ("sigma",)),
                   "sd_logit_tnr": ("HalfNormal", ("sigma",)),
-                  "corr_logit": ("LKJ", ("eta",))}
+                  "corr_logit": ("LKJ", ("eta",)),
+                  "spread": ("HalfNormal", ("sigma",)),
+                  "prevalence_spread": ("HalfNormal", ("sigma",))}
 """The distribution each population parameter takes in a spec, and its numbers."""
 
 
@@ -148,15 +150,18 @@ def check_model_spec(data: Any, options: Mapping[str, Any], source: Any) -> None
                         f"must be 'auto' or 'nuts', got {method!r}.")
 
 
-def parse_pooled_priors(priors: Any, options: Mapping[str, Any], source: Any
-                        ) -> dict[str, Any]:
+def parse_pooled_priors(priors: Any, options: Mapping[str, Any], source: Any,
+                        data: Any = None) -> dict[str, Any]:
     """``[priors]`` of a spec whose model pools groups, as ``fit(..., priors={...})``.
 
     Keys are the model's parameters. Those of the hierarchical model's population take
     their family: ``mu_logit_*`` ``{dist = "Normal", mu, sigma}``, ``sd_logit_*``
-    ``{dist = "HalfNormal", sigma}``, ``corr_logit`` ``{dist = "LKJ", eta}``; any other
-    parameter (``prevalence``, or the parameters of a kind of your own) takes what a matrix
-    spec takes (:func:`~bayescm.io.spec_parse.parse_prior`), checked by the kind.
+    ``{dist = "HalfNormal", sigma}``, ``corr_logit`` ``{dist = "LKJ", eta}``, the multiclass
+    model's ``spread`` and ``prevalence_spread`` ``{dist = "HalfNormal", sigma}``; any other
+    parameter (``prevalence``, ``rates``, or the parameters of a kind of your own) takes what
+    a matrix spec takes (:func:`~bayescm.io.spec_parse.parse_prior`), checked by the kind.
+    ``data`` (the spec's matrices) selects the kind the model names for them: multiclass
+    matrices under ``model = "hierarchical"`` take the multiclass model's parameters.
 
     Examples
     --------
@@ -170,7 +175,8 @@ def parse_pooled_priors(priors: Any, options: Mapping[str, Any], source: Any
 
     where = _where(source)
     kind = registry.get(str(options["model"]))
-    names = tuple(p.name for p in kind.parameters)
+    chosen = kind(["positive", "negative"]) if data is None else kind.from_data(data)
+    names = tuple(p.name for p in chosen.parameters)
     _check_keys(priors, names, "priors", source)
     if not priors:
         return {}
@@ -179,8 +185,8 @@ def parse_pooled_priors(priors: Any, options: Mapping[str, Any], source: Any
         try:
             if key not in PRIOR_FAMILIES:
                 out[key] = parse_prior(value, key)
-                # the kind's own check: a proper Beta, or a TypeError saying so
-                kind(["positive", "negative"]).resolve_priors(None, {key: out[key]})
+                # the kind's own check: a proper prior, or a TypeError saying so
+                chosen.resolve_priors(None, {key: out[key]})
                 continue
             dist, numbers = PRIOR_FAMILIES[key]
             example = ", ".join(f"{n} = 1" for n in numbers)

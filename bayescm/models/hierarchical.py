@@ -76,17 +76,23 @@ class HierarchicalModel(ModelKind):
         self.group = group
 
     @classmethod
-    def from_data(cls, data: Any) -> HierarchicalModel:
-        """Binary matrices keyed by group name."""
+    def from_data(cls, data: Any) -> ModelKind:
+        """Binary matrices keyed by group name; multiclass ones go to the multiclass kind.
+
+        ``model="hierarchical"`` names both: binary matrices (a positive class) get the
+        bivariate model of this module, matrices of more classes (or two classes without a
+        positive one) :class:`~bayescm.models.hierarchical_multiclass.MulticlassHierarchicalModel`.
+        """
         from bayescm.core.confusion import as_batch
 
         if not isinstance(data, Mapping):
-            raise TypeError("model='hierarchical' needs a mapping {group name: binary "
+            raise TypeError("model='hierarchical' needs a mapping {group name: "
                             f"ConfusionMatrix}}, got {type(data).__name__}.")
         _, mats = as_batch(data)
         if not mats[0].is_binary:
-            raise ValueError("model='hierarchical' pools binary matrices (give each a positive "
-                             "class); multiclass pooling is not available.")
+            from bayescm.models.hierarchical_multiclass import MulticlassHierarchicalModel
+
+            return MulticlassHierarchicalModel.from_data(data)
         return cls(mats[0].coords)
 
     @property

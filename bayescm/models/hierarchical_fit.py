@@ -180,8 +180,9 @@ def fit_hierarchical(ctx: Any, group: str, *, progressbar: bool, options: Mappin
                 "groups, 1 / (1 + n p (1 - p) sd^2) at the posterior means; prior_dominated: "
                 f"its counts' information n p (1 - p) below {INFORMATION_LIMIT} for TPR or TNR",
         "information_limit": INFORMATION_LIMIT})
-    tree = pooled_result(ctx, group, rates, population, method="nuts",
-                         coords={"sroc_fpr": fpr_grid},
+    runs, between = _whole_runs(ctx, {k: arr(k) for k in SAMPLED_POPULATION}, population)
+    tree = pooled_result(ctx, group, rates, population, method="nuts", runs=runs,
+                         between=between, coords={"sroc_fpr": fpr_grid},
                          groups={"sample_stats": stats, "group_info": group_info},
                          target_accept=kwargs["target_accept"],
                          nuts_sampler=str(kwargs.get("nuts_sampler", "pymc")),
@@ -194,6 +195,38 @@ def fit_hierarchical(ctx: Any, group: str, *, progressbar: bool, options: Mappin
 SAMPLED_POPULATION = ("mu_logit_tpr", "mu_logit_tnr", "sd_logit_tpr", "sd_logit_tnr",
                       "corr_logit")
 """The population parameters NUTS samples (the convergence check reads them and the groups')."""
+
+
+def _whole_runs(ctx: Any, pop: Mapping[str, np.ndarray],
+                population: Mapping[str, tuple[tuple[str, ...], np.ndarray, str]]) -> Any:
+    """The population's mean run, a new run and new runs: every metric of a whole run.
+
+    Runs share one prevalence, drawn from its prior updated with every run's counts (folds
+    and seeds of one data set differ little in it; the between-run SD is that of the rates).
+    """
+    from bayescm.core.streams import child
+
+    counts = np.asarray(ctx.counts)
+    pos, neg = counts[:, 0].sum(), counts[:, 1].sum()
+    prior = ctx.priors["prevalence"]
+    rng = np.random.default_rng(child(ctx.seed, 2))
+    prev = rng.beta(prior.alpha + pos, prior.beta + neg, size=(ctx.chains, ctx.draws))
+    mean = {"tpr": population["tpr_mean"][1], "tnr": population["tnr_mean"][1],
+            "prevalence": prev}
+    new = {"tpr": population["tpr_new"][1], "tnr": population["tnr_new"][1],
+           "prevalence": prev}
+
+    def between(stream: np.random.Generator, block: slice, r: int) -> dict[str, np.ndarray]:
+        p = {k: v[:, block, None] for k, v in pop.items()}
+        z = stream.standard_normal((2, *p["mu_logit_tpr"].shape[:2], r))
+        r_ = p["corr_logit"]
+        logit_t = p["mu_logit_tpr"] + p["sd_logit_tpr"] * z[0]
+        logit_n = p["mu_logit_tnr"] + p["sd_logit_tnr"] * (r_ * z[0]
+                                                           + np.sqrt(1 - r_ * r_) * z[1])
+        return {"tpr": 1 / (1 + np.exp(-logit_t)), "tnr": 1 / (1 + np.exp(-logit_n)),
+                "prevalence": np.broadcast_to(prev[:, block, None], logit_t.shape)}
+
+    return {"mean": mean, "new": new}, between
 
 
 def _group_info(counts: np.ndarray, rates: Mapping[str, np.ndarray],

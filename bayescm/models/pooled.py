@@ -15,7 +15,8 @@ the group forest, the subgroup gaps and the spec runner read them:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import warnings
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -79,41 +80,73 @@ def diagnostics_dataset(variables: Mapping[str, Any], coords: Mapping[str, Any])
     from bayescm.core import container as box
     from bayescm.core.diagnostics import ess, rhat
 
+    kept = {name: (dims, np.asarray(values, dtype=float)) for name, (dims, values, _)
+            in variables.items() if name not in ("theta", "sroc")}
     diag: dict[str, Any] = {}
-    for name, (dims, values, _) in variables.items():
-        if name in ("theta", "sroc"):
-            continue
-        diag[name] = (("diagnostic",) + dims[2:],
-                      np.stack([rhat(values, "rank"), ess(values, "bulk"), ess(values, "tail")]),
-                      {"long_name": f"diagnostics of {name}"})
+    if kept:  # one call over every element of every variable: (chain, draw, elements)
+        first = next(iter(kept.values()))[1]
+        flat = np.concatenate([v.reshape(*first.shape[:2], -1) for _, v in kept.values()],
+                              axis=2)
+        every = np.stack([rhat(flat, "rank"), ess(flat, "bulk"), ess(flat, "tail")])
+        start = 0
+        for name, (dims, values) in kept.items():
+            size = int(np.prod(values.shape[2:], dtype=int))
+            diag[name] = (("diagnostic",) + dims[2:],
+                          every[:, start:start + size].reshape(3, *values.shape[2:]),
+                          {"long_name": f"diagnostics of {name}"})
+            start += size
     return box.make_dataset(diag, coords, {
         "r_hat_method": "rank", "ess_method": "bulk",
         "note": "rank-normalised split R-hat, bulk and tail ESS (Vehtari et al. 2021); the "
                 "chains' E-BFMI, for NUTS fits, is sample_stats['e_bfmi']"})
 
 
+RUN_SUFFIXES = {"mean": "at the population's mean run", "new": "of a new run (predictive)",
+                "sd": "between-run SD over runs of the population"}
+"""What ``<metric>_mean``, ``<metric>_new`` and ``<metric>_sd`` of a pooled result mean."""
+
+BETWEEN_RUNS = 100
+"""Runs drawn from the population per posterior draw for ``<metric>_sd``."""
+
+Runs = Callable[[np.random.Generator, slice, int], Mapping[str, np.ndarray]]
+"""``runs(rng, draws, r)``: parameters of ``r`` new runs for the posterior draws ``draws`` of
+every chain, shaped ``(chain, len(draws), r, ...)``."""
+
+
 def pooled_result(ctx: Any, group: str, params: Mapping[str, np.ndarray],
                   population: Mapping[str, tuple[tuple[str, ...], np.ndarray, str]], *,
-                  method: str, coords: Mapping[str, Any] | None = None,
+                  method: str, kind: Any = None,
+                  runs: Mapping[str, Mapping[str, Any]] | None = None,
+                  between: Runs | None = None, coords: Mapping[str, Any] | None = None,
                   groups: Mapping[str, xr.Dataset] | None = None,
                   **attrs: Any) -> xr.DataTree:
-    """The result tree of a pooled fit of several groups' binary matrices.
+    """The result tree of a pooled fit of several groups' (or runs') matrices.
 
     Parameters
     ----------
     ctx : FitContext
         The fit's context (:class:`~bayescm.models.context.FitContext`): its labels, group
-        names, counts ``(G, 2, 2)``, metrics and seed.
+        names, counts ``(G, K, K)``, metrics and seed.
     group : str
         The group dim's name (checked with :func:`check_group_name`).
     params : mapping of str to ndarray
-        Draws ``(chain, draw, G)`` of each group's ``tpr``, ``tnr`` and ``prevalence``.
+        Draws ``(chain, draw, G, ...)`` of each group's parameters: ``tpr``, ``tnr`` and
+        ``prevalence`` of a binary result (the default ``kind``), or what ``kind`` derives from.
     population : mapping of str to (dims, ndarray, str)
-        The population's variables: extra dims after ``(chain, draw)``, the draws and a long
-        name. Give ``tpr_mean``, ``tpr_new``, ``tnr_mean`` and ``tnr_new``
+        The population's own variables: extra dims after ``(chain, draw)``, the draws and a long
+        name. A binary result gives ``tpr_mean``, ``tpr_new``, ``tnr_mean`` and ``tnr_new``
         (:data:`POPULATION_ROWS`) for the group forest's pooled and new-group rows.
     method : str
         How the draws were made (``"nuts"``, ``"exact"``), stored on the posterior and the root.
+    kind : ModelKind, optional
+        The kind whose ``derive`` turns parameters into metrics (default: the binary model).
+    runs : mapping of str to mapping, optional
+        Parameters of whole runs without the group dim, ``{"mean": {...}, "new": {...}}``:
+        every metric is derived from them and stored as ``<metric>_mean`` and ``<metric>_new``
+        (:data:`RUN_SUFFIXES`), unless ``population`` has that name already.
+    between : callable, optional
+        Draws new runs from the population (:data:`Runs`); every scalar metric's SD over
+        :data:`BETWEEN_RUNS` of them per posterior draw is stored as ``<metric>_sd``.
     coords : mapping, optional
         Coordinates of the population variables' own dims.
     groups : mapping of str to Dataset, optional
@@ -147,26 +180,37 @@ def pooled_result(ctx: Any, group: str, params: Mapping[str, np.ndarray],
     from bayescm.core import container as box
     from bayescm.models.binary import BinaryModel
     from bayescm.models.context import assemble
-    from bayescm.priors import Beta
 
     counts = np.asarray(ctx.counts)
-    kind = BinaryModel(ctx.kind.labels)
-    flat = {"prevalence": Beta(1, 1), "tpr": Beta(1, 1), "tnr": Beta(1, 1)}
-    derived = kind.derive({p: np.asarray(params[p], dtype=float) for p in GROUP_PARAMETERS},
-                          flat, list(ctx.metrics))
+    binary = kind is None
+    kind = BinaryModel(ctx.kind.labels) if binary else kind
+    priors = _flat_priors() if binary else dict(ctx.priors)
+    metrics = list(ctx.metrics)
+    skip = None if binary else ctx.undefined()
+    derived = kind.derive({p: np.asarray(v, dtype=float) for p, v in params.items()}, priors,
+                          metrics, skip=skip)
     variables = on_group(ctx.name_variables(derived, box.SAMPLE_DIMS, "keep"), group)
+    for suffix, run in (runs or {}).items():
+        whole = kind.derive(dict(run), priors, metrics)
+        whole.pop("theta", None)
+        _add_suffixed(variables, ctx.name_variables(whole, box.SAMPLE_DIMS, "none"), suffix,
+                      population)
+    if between is not None:
+        spread = _between_sd(ctx, kind, priors, metrics, between)
+        _add_suffixed(variables, ctx.name_variables(spread, box.SAMPLE_DIMS, "none"), "sd",
+                      population)
     for name, (dims, values, long_name) in population.items():
         variables[name] = (box.SAMPLE_DIMS + tuple(dims), np.asarray(values),
                            {"long_name": long_name})
     first = next(iter(params.values()))
     all_coords = {"chain": np.arange(first.shape[0]), "draw": np.arange(first.shape[1]),
-                  group: list(ctx.names), "true_class": kind.labels, "pred_class": kind.labels,
+                  group: list(ctx.names), **kind.coords(),
                   "diagnostic": ["r_hat", "ess_bulk", "ess_tail"], **dict(coords or {})}
     out = {"posterior": box.make_dataset(variables, all_coords, {"method": method}),
            "diagnostics": diagnostics_dataset(variables, all_coords)}
-    obs_params, obs_theta = kind.observed(counts, flat)
-    observed = ctx.name_variables(kind.derive(obs_params, flat, list(ctx.metrics),
-                                              theta=obs_theta), (), "keep")
+    obs_params, obs_theta = kind.observed(counts, priors)
+    observed = ctx.name_variables(kind.derive(obs_params, priors, metrics, theta=obs_theta,
+                                              skip=skip), (), "keep")
     out["observed_metrics"] = box.make_dataset(
         on_group(observed, group), all_coords,
         {"note": "every per-group variable at the group's observed counts / N (unpooled)"})
@@ -175,3 +219,47 @@ def pooled_result(ctx: Any, group: str, params: Mapping[str, np.ndarray],
                     {"long_name": "confusion matrix counts of each group"})}, all_coords)
     out.update(groups or {})
     return assemble(ctx, out, method=method, **attrs)
+
+
+def _flat_priors() -> dict[str, Any]:
+    from bayescm.priors import Beta
+
+    return {"prevalence": Beta(1, 1), "tpr": Beta(1, 1), "tnr": Beta(1, 1)}
+
+
+def _add_suffixed(variables: dict[str, Any], named: Mapping[str, Any], suffix: str,
+                  population: Mapping[str, Any]) -> None:
+    """``named`` as ``<name>_<suffix>`` with its long name saying which run it describes."""
+    for name, (dims, values, attrs) in named.items():
+        key = f"{name}_{suffix}"
+        if key in population:
+            continue
+        long_name = attrs.get("long_name", name)
+        variables[key] = (dims, values, {**attrs,
+                                         "long_name": f"{long_name}, {RUN_SUFFIXES[suffix]}"})
+
+
+def _between_sd(ctx: Any, kind: Any, priors: Mapping[str, Any], metrics: list[Any],
+                between: Runs) -> dict[str, tuple[tuple[str, ...], np.ndarray]]:
+    """Per posterior draw, each scalar metric's SD over :data:`BETWEEN_RUNS` new runs."""
+    from bayescm.core.streams import child
+
+    scalar = [m for m in metrics if m.kind != "per_class"]
+    rng = np.random.default_rng(child(ctx.seed, 7))
+    out = {m.name: np.empty((ctx.chains, ctx.draws)) for m in scalar}
+    # about 200,000 cells per block of draws: a few arrays of a few MB each
+    step = max(1, 200_000 // (ctx.chains * BETWEEN_RUNS * len(ctx.kind.labels) ** 2))
+    for lo in range(0, ctx.draws, step):
+        block = slice(lo, min(lo + step, ctx.draws))
+        params = dict(between(rng, block, BETWEEN_RUNS))
+        derived = kind.derive(params, priors, scalar)
+        # scalar parameters (a binary run's tpr and tnr) are metrics of a run as well
+        values = {**{k: v for k, v in params.items() if np.ndim(v) == 3},
+                  **{m.name: derived[m.name][1] for m in scalar}}
+        for name, v in values.items():
+            with warnings.catch_warnings():  # a metric undefined in every run: NaN
+                warnings.simplefilter("ignore", RuntimeWarning)
+                sd = np.nanstd(np.asarray(v, dtype=float), axis=2, ddof=1)
+            out.setdefault(name, np.empty((ctx.chains, ctx.draws)))[:, block] = sd
+    # a parameter the runs share (a binary run's prevalence) does not vary: no SD of it
+    return {name: ((), v) for name, v in out.items() if np.any(v > 1e-9)}

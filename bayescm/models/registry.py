@@ -9,7 +9,7 @@ Examples
 --------
 >>> from bayescm.models import registry
 >>> registry.keys()
-['binary', 'hierarchical', 'multiclass', 'paired', 'scores']
+['binary', 'hierarchical', 'hierarchical_multiclass', 'multiclass', 'paired', 'scores']
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ _KINDS: dict[str, type[ModelKind]] = {}
 
 BUILT_IN = {"binary": "bayescm.models.binary", "multiclass": "bayescm.models.multiclass",
             "scores": "bayescm.models.scores", "paired": "bayescm.models.paired",
-            "hierarchical": "bayescm.models.hierarchical"}
+            "hierarchical": "bayescm.models.hierarchical",
+            "hierarchical_multiclass": "bayescm.models.hierarchical_multiclass"}
 """The built-in kinds and their modules, imported (and so registered) on first use."""
 
 
@@ -188,9 +189,10 @@ def require(kind: ModelKind, analysis: str, remedy: str = "") -> None:
         return
     able = kinds_supporting(analysis)
     names = (", ".join(able[:-1]) + " or " + able[-1]) if len(able) > 1 else (
-        able[0] if able else "another")
+        able[0] if able else "")
+    needs = f"a {names} fit" if names else "a fit of another kind"
     raise ValueError(
-        f"{analysis} needs a {names} fit; this is {kind.description or 'a ' + kind.key}. "
+        f"{analysis} needs {needs}; this is {kind.description or 'a ' + kind.key}. "
         f"{remedy or 'Apply it to the fit of one classifier’s matrix (bcm.fit).'}")
 
 

@@ -36,7 +36,9 @@ __all__ = ["plot_group_forest"]
 
 POOLED = {"tpr": ("tpr_mean", "tpr_new", False), "tnr": ("tnr_mean", "tnr_new", False),
           "fnr": ("tpr_mean", "tpr_new", True), "fpr": ("tnr_mean", "tnr_new", True)}
-"""Per-group rates with population rows: (pooled variable, new-group variable, complement)."""
+"""Rates whose population rows are the sampler's own variables: (pooled variable, new-group
+variable, complement). Any other metric ``m`` uses ``m_mean`` and ``m_new`` when the fit stores
+them (:data:`bayescm.models.pooled.RUN_SUFFIXES`)."""
 
 UNPOOLED = {"tpr": ((0, 0), (0, 1), "TP / pos."), "tnr": ((1, 1), (1, 0), "TN / neg."),
             "fnr": ((0, 1), (0, 0), "FN / pos."), "fpr": ((1, 0), (1, 1), "FP / neg.")}
@@ -71,7 +73,8 @@ def _rows(idata: xr.DataTree, var: str, group: str, prob: float) -> _Rows:
     if group not in da.dims:
         raise ValueError(f"{name!r} has no value per {group}; a group forest draws per-{group} "
                          "variables (tpr, tnr, prevalence, ppv, ... and their aliases). The "
-                         "pooled and new-group rows come with tpr, tnr, fpr and fnr.")
+                         "pooled and new-group rows come with every metric the fit stores "
+                         "as <metric>_mean and <metric>_new.")
     info = info_of(idata, name, da)
     labels = [str(v) for v in da[group].values]
     draws = np.asarray(da.transpose("chain", "draw", group).values, dtype=float)
@@ -96,9 +99,9 @@ def _rows(idata: xr.DataTree, var: str, group: str, prob: float) -> _Rows:
         counts = [f"{h:,}/{h + m:,}" for h, m in zip(hits.tolist(), misses.tolist(),
                                                         strict=True)]
     pooled = new = None
-    if name in POOLED:
-        post = box.get_group(idata, "posterior")
-        centre, fresh, flip = POOLED[name]
+    post = box.get_group(idata, "posterior")
+    centre, fresh, flip = POOLED.get(name, (f"{name}_mean", f"{name}_new", False))
+    if centre in post and fresh in post:
         values = [np.asarray(post[v].values, dtype=float).reshape(-1) for v in (centre, fresh)]
         if flip:
             values = [1.0 - v for v in values]

@@ -1,0 +1,132 @@
+"""Sampling the multiclass hierarchical model and drawing its runs: the result tree.
+
+:func:`fit_multiclass_hierarchical` runs NUTS on the population of
+:func:`~bayescm.models.hierarchical_multiclass.build_multiclass_hierarchical` (nutpie when it is
+installed, else PyMC's sampler), then draws every run's class shares and rates from their exact
+conditional posteriors (Dirichlet, given the population draw and the run's counts), a new run
+from the population, and hands them to :func:`~bayescm.models.pooled.pooled_result`: every
+multiclass metric per run, at the population's mean run (``_mean``), for a new run (``_new``)
+and as a between-run SD (``_sd``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+__all__ = ["fit_multiclass_hierarchical", "run_draws"]
+
+SAMPLED = ("prevalence", "rates", "spread", "prevalence_spread")
+"""The population parameters NUTS samples (the convergence check reads them)."""
+
+
+def run_draws(rng: np.random.Generator, population: Mapping[str, np.ndarray],
+              counts: np.ndarray | None = None, runs: int = 1) -> dict[str, np.ndarray]:
+    """Class shares and rates of runs given population draws (and, for fitted runs, counts).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The stream.
+    population : mapping of str to ndarray
+        ``prevalence`` ``(..., K)``, ``rates`` ``(..., K, K)``, ``spread`` ``(..., K)`` and
+        ``prevalence_spread`` ``(...)``: population draws with any leading shape.
+    counts : ndarray, optional
+        ``(G, K, K)``: the fitted runs' counts; their conditional posteriors are drawn, with a
+        ``G`` axis after the leading ones. Without: ``runs`` new runs from the population.
+    runs : int, default 1
+        New runs per population draw (a trailing axis of that length; only without counts).
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``prevalence`` ``(..., G or runs, K)`` and ``rates`` ``(..., G or runs, K, K)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm.models.hierarchical_multiclass_fit import run_draws
+    >>> pop = {"prevalence": np.full((5, 2), 0.5), "rates": np.tile(np.eye(2) * 0.8 + 0.1,
+    ...        (5, 1, 1)), "spread": np.full((5, 2), 1e-3), "prevalence_spread": np.full(5, 1e-3)}
+    >>> new = run_draws(np.random.default_rng(0), pop, runs=3)
+    >>> new["rates"].shape, bool(np.allclose(new["rates"][..., 0, 0], 0.9, atol=0.01))
+    ((5, 3, 2, 2), True)
+    """
+    from bayescm.core.exact import dirichlet_each
+
+    conc = 1.0 / np.square(np.asarray(population["spread"], dtype=float))  # (..., K)
+    p_conc = 1.0 / np.square(np.asarray(population["prevalence_spread"], dtype=float))
+    rate_a = conc[..., :, None] * population["rates"]  # (..., K, K)
+    prev_a = p_conc[..., None] * population["prevalence"]  # (..., K)
+    if counts is None:
+        rate_a = np.repeat(rate_a[..., None, :, :], runs, axis=-3)
+        prev_a = np.repeat(prev_a[..., None, :], runs, axis=-2)
+    else:
+        counts = np.asarray(counts, dtype=float)
+        rate_a = rate_a[..., None, :, :] + counts
+        prev_a = prev_a[..., None, :] + counts.sum(axis=-1)
+    return {"prevalence": dirichlet_each(rng, prev_a), "rates": dirichlet_each(rng, rate_a)}
+
+
+def fit_multiclass_hierarchical(ctx: Any, group: str, options: Mapping[str, Any]) -> Any:
+    """Sample the population with NUTS, draw the runs and assemble the result tree."""
+    import pymc as pm
+
+    from bayescm.core import container as box
+    from bayescm.core.streams import child
+    from bayescm.models.checks import sampler_options
+    from bayescm.models.hierarchical_fit import e_bfmi, sampler_defaults
+    from bayescm.models.hierarchical_multiclass import build_multiclass_hierarchical
+    from bayescm.models.nuts import warn_convergence
+    from bayescm.models.pooled import pooled_result
+
+    options = dict(options)
+    progressbar = bool(options.pop("progressbar", False))
+    options = sampler_options("nuts", None, {**sampler_defaults(options, ctx.chains),
+                                             **options})
+    counts = np.asarray(ctx.counts)
+    model = build_multiclass_hierarchical(ctx.names, counts, group, ctx.kind.labels,
+                                          ctx.priors)
+    trace = pm.sample(draws=ctx.draws, chains=ctx.chains, model=model, progressbar=progressbar,
+                      random_seed=int(child(ctx.seed, 0).generate_state(1)[0]),
+                      compute_convergence_checks=False, **options)
+    post = trace["posterior"]
+
+    def arr(name: str) -> np.ndarray:
+        da = post[name]
+        order = ["chain", "draw"] + [d for d in da.dims if d not in ("chain", "draw")]
+        return np.asarray(da.transpose(*order).values, dtype=float)
+
+    pop = {name: arr(name) for name in SAMPLED}
+    rng = np.random.default_rng(child(ctx.seed, 1))
+    fitted = run_draws(rng, pop, counts)
+    new = {k: v[..., 0, :] if k == "prevalence" else v[..., 0, :, :]
+           for k, v in run_draws(rng, pop, runs=1).items()}
+    mean = {"prevalence": pop["prevalence"], "rates": pop["rates"]}
+
+    def between(stream: np.random.Generator, block: slice, r: int) -> dict[str, np.ndarray]:
+        return run_draws(stream, {k: v[:, block] for k, v in pop.items()}, runs=r)
+
+    # the population's prevalence and rates are those of its mean run (prevalence_mean,
+    # rates_mean, from ``runs``); its spreads keep their parameter names
+    population = {
+        "spread": (("true_class",), pop["spread"],
+                   "between-run spread of each class's rates (1 / sqrt(concentration))"),
+        "prevalence_spread": ((), pop["prevalence_spread"],
+                              "between-run spread of the class shares")}
+    stats = box.get_group(trace, "sample_stats", foreign=True)
+    if "energy" in stats:
+        stats["e_bfmi"] = (("chain",), e_bfmi(stats["energy"].transpose("chain", "draw").values),
+                           {"long_name": "energy Bayesian fraction of missing information"})
+    tree = pooled_result(ctx, group, fitted, population, method="nuts", kind=ctx.kind,
+                         runs={"mean": mean, "new": new}, between=between,
+                         groups={"sample_stats": stats},
+                         target_accept=options["target_accept"],
+                         nuts_sampler=str(options.get("nuts_sampler", "pymc")),
+                         **ctx.seed_record())
+    warn_convergence(stats, pop, options["target_accept"],
+                     "For the runs: a stronger prior on the spreads "
+                     "(priors={'spread': bcm.priors.HalfNormal(0.1)}).")
+    return tree
