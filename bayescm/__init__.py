@@ -4,7 +4,8 @@ Turns a confusion matrix (or the labels, predictions or scores behind it) into t
 distribution of every metric, following Tötsch & Hoffmann (2021), as an ArviZ-schema DataTree.
 The public names, by task:
 
-**Data** (validated input objects): :class:`ConfusionMatrix`, :class:`Scores`.
+**Data** (validated input objects): :class:`ConfusionMatrix`, :class:`Scores`,
+:class:`StratifiedSample`.
 
 **Fitting and results**: :func:`fit` (the posterior of every metric), :func:`refit` (redraw or
 extend a result from its attributes), :func:`build_model` (the PyMC model), :func:`save`,
@@ -52,6 +53,7 @@ from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.container import load, save
 from bayescm.core.deprecation import warn_deprecated
 from bayescm.core.scores import Scores
+from bayescm.core.stratified import StratifiedSample
 from bayescm.io import datasets
 from bayescm.models.build import build_model
 from bayescm.models.fitting import fit, refit
@@ -139,7 +141,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     # data
-    "ConfusionMatrix", "Scores",
+    "ConfusionMatrix", "Scores", "StratifiedSample",
     # fitting and results
     "fit", "refit", "build_model", "load", "save",
     # reading a result

@@ -19,11 +19,8 @@ import bayescm as bcm
 from bayescm.comparisons.runs import compare_runs
 from bayescm.models import register
 from bayescm.models.hierarchical import HierarchicalModel
-from bayescm.models.hierarchical_multiclass import (
-    MulticlassHierarchicalModel,
-    build_multiclass_hierarchical,
-)
-from bayescm.models.hierarchical_multiclass_fit import run_draws
+from bayescm.models.hierarchical_multiclass import MulticlassHierarchicalModel
+from bayescm.models.hierarchical_multiclass_fit import build_multiclass_hierarchical, run_draws
 from bayescm.models.pooled import pooled_result
 
 LABELS = ["a", "b", "c"]

@@ -74,6 +74,11 @@ def compare_runs(a: xr.DataTree, b: xr.DataTree, /, *, metric: str | Metric,
         Fits that do not pool runs, different group dims or run names, different numbers of
         draws, a metric with a class dim or undefined draws.
 
+    See Also
+    --------
+    bayescm.compare_paired : Two classifiers on one test set, item by item.
+    bayescm.prob_superior : Two classifiers of one batch, or two separate fits.
+
     Examples
     --------
     >>> import bayescm as bcm

@@ -53,7 +53,7 @@ PRIOR_KEYWORDS = ("prevalence", "tpr", "tnr", "rates")
 
 
 def fit(
-    data: ConfusionMatrix | Mapping[str, ConfusionMatrix] | Scores,
+    data: ConfusionMatrix | Mapping[str, ConfusionMatrix] | Scores | Any,
     prior: Any = None,
     *,
     priors: Mapping[str, Any] | None = None,
@@ -72,12 +72,15 @@ def fit(
 
     Parameters
     ----------
-    data : ConfusionMatrix, mapping of name -> ConfusionMatrix, or Scores
+    data : ConfusionMatrix, mapping of name -> ConfusionMatrix, Scores or another input object
         One matrix, or several of the same classes; a mapping gives one tree with a
         ``classifier`` dim (the exact path draws the whole batch in one vectorised step).
         :class:`~bayescm.Scores` (labels and scores) give the posterior of whole ROC and PR
         curves, the AUC and calibration (:func:`bayescm.models.scores.fit_scores`, whose options
         ``threshold``, ``fpr_range``, ``grid_size`` and ``n_bins`` pass through).
+        :class:`~bayescm.StratifiedSample` (a stratified audit) gives the population's
+        metrics (:mod:`bayescm.models.stratified`; option ``finite``). Any input object a
+        registered kind accepts is fitted by that kind.
     prior : str or prior, optional
         Prior of every parameter not given separately. Default: Laplace (uniform) for a binary
         matrix and ``"weak"`` for K classes, a prior whose strength does not grow with K

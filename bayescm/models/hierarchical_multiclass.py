@@ -32,8 +32,7 @@ from bayescm.models.registry import register
 if TYPE_CHECKING:
     import pymc as pm
 
-__all__ = ["MULTICLASS_HIERARCHICAL_PARAMETERS", "MulticlassHierarchicalModel",
-           "build_multiclass_hierarchical", "default_spread"]
+__all__ = ["MULTICLASS_HIERARCHICAL_PARAMETERS", "MulticlassHierarchicalModel", "default_spread"]
 
 MULTICLASS_HIERARCHICAL_PARAMETERS = ("prevalence", "rates", "spread", "prevalence_spread")
 """Parameters whose priors can be swapped (``priors={name: prior}``)."""
@@ -157,6 +156,8 @@ class MulticlassHierarchicalModel(ModelKind):
     def build_pymc(self, names: list[str] | None, counts: np.ndarray,
                    priors: Mapping[str, Any]) -> pm.Model:
         """The population model of ``(G, K, K)`` counts (see the module docstring)."""
+        from bayescm.models.hierarchical_multiclass_fit import build_multiclass_hierarchical
+
         return build_multiclass_hierarchical(list(names or range(len(counts))), counts,
                                              self.group or "classifier", self.labels, priors)
 
@@ -210,43 +211,3 @@ class MulticlassHierarchicalModel(ModelKind):
                  for i, r in enumerate(rows)}
         return fit(folds, model="hierarchical", group="fold", draws=500, tune=500, chains=2,
                    nuts_sampler="pymc", cores=1, random_seed=random_seed)
-
-
-def build_multiclass_hierarchical(names: Sequence[Any], counts: np.ndarray, group: str,
-                                  labels: Sequence[str], priors: Mapping[str, Any]) -> pm.Model:
-    """The PyMC model of several runs' ``(G, K, K)`` counts, the runs' rates integrated out.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from bayescm.models.hierarchical_multiclass import (MulticlassHierarchicalModel,
-    ...                                                     build_multiclass_hierarchical)
-    >>> kind = MulticlassHierarchicalModel(["a", "b", "c"])
-    >>> counts = np.array([[[9, 1, 0], [1, 8, 1], [0, 2, 8]]] * 3)
-    >>> model = build_multiclass_hierarchical(["x", "y", "z"], counts, "fold", kind.labels,
-    ...                                       kind.resolve_priors(None, {}))
-    >>> sorted(rv.name for rv in model.free_RVs)
-    ['prevalence', 'prevalence_spread', 'rates', 'spread']
-    """
-    import pymc as pm
-
-    from bayescm.priors.multiclass import prevalence_variable
-
-    counts = np.asarray(counts, dtype=np.int64)
-    k = counts.shape[-1]
-    rows = counts.sum(axis=-1)  # (G, K)
-    coords = {group: [str(n) for n in names], "true_class": list(labels),
-              "pred_class": list(labels), "class": list(labels)}
-    with pm.Model(coords=coords) as model:
-        pi = prevalence_variable("prevalence", priors["prevalence"], (k,), ("class",), (k,))
-        rates = prevalence_variable("rates", priors["rates"], (k, k), CELL_DIMS, (k, k))
-        spread = priors["spread"].create_variable("spread", dims=("true_class",))
-        p_spread = priors["prevalence_spread"].create_variable("prevalence_spread")
-        conc = pm.Deterministic("concentration", 1.0 / pm.math.sqr(spread),
-                                dims=("true_class",))
-        p_conc = 1.0 / pm.math.sqr(p_spread)
-        pm.DirichletMultinomial("class_counts", n=rows.sum(axis=-1), a=p_conc * pi,
-                                observed=rows, dims=(group, "class"))
-        pm.DirichletMultinomial("row_counts", n=rows, a=conc[:, None] * rates,
-                                observed=counts, dims=(group, *CELL_DIMS))
-    return model

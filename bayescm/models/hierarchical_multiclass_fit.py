@@ -11,12 +11,17 @@ and as a between-run SD (``_sd``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-__all__ = ["fit_multiclass_hierarchical", "run_draws"]
+if TYPE_CHECKING:
+    import pymc as pm
+
+__all__ = ["build_multiclass_hierarchical", "fit_multiclass_hierarchical", "run_draws"]
+
+CELL_DIMS = ("true_class", "pred_class")
 
 SAMPLED = ("prevalence", "rates", "spread", "prevalence_spread")
 """The population parameters NUTS samples (the convergence check reads them)."""
@@ -78,7 +83,6 @@ def fit_multiclass_hierarchical(ctx: Any, group: str, options: Mapping[str, Any]
     from bayescm.core.streams import child
     from bayescm.models.checks import sampler_options
     from bayescm.models.hierarchical_fit import e_bfmi, sampler_defaults
-    from bayescm.models.hierarchical_multiclass import build_multiclass_hierarchical
     from bayescm.models.nuts import warn_convergence
     from bayescm.models.pooled import pooled_result
 
@@ -130,3 +134,43 @@ def fit_multiclass_hierarchical(ctx: Any, group: str, options: Mapping[str, Any]
                      "For the runs: a stronger prior on the spreads "
                      "(priors={'spread': bcm.priors.HalfNormal(0.1)}).")
     return tree
+
+
+def build_multiclass_hierarchical(names: Sequence[Any], counts: np.ndarray, group: str,
+                                  labels: Sequence[str], priors: Mapping[str, Any]) -> pm.Model:
+    """The PyMC model of several runs' ``(G, K, K)`` counts, the runs' rates integrated out.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayescm.models.hierarchical_multiclass import MulticlassHierarchicalModel
+    >>> from bayescm.models.hierarchical_multiclass_fit import build_multiclass_hierarchical
+    >>> kind = MulticlassHierarchicalModel(["a", "b", "c"])
+    >>> counts = np.array([[[9, 1, 0], [1, 8, 1], [0, 2, 8]]] * 3)
+    >>> model = build_multiclass_hierarchical(["x", "y", "z"], counts, "fold", kind.labels,
+    ...                                       kind.resolve_priors(None, {}))
+    >>> sorted(rv.name for rv in model.free_RVs)
+    ['prevalence', 'prevalence_spread', 'rates', 'spread']
+    """
+    import pymc as pm
+
+    from bayescm.priors.multiclass import prevalence_variable
+
+    counts = np.asarray(counts, dtype=np.int64)
+    k = counts.shape[-1]
+    rows = counts.sum(axis=-1)  # (G, K)
+    coords = {group: [str(n) for n in names], "true_class": list(labels),
+              "pred_class": list(labels), "class": list(labels)}
+    with pm.Model(coords=coords) as model:
+        pi = prevalence_variable("prevalence", priors["prevalence"], (k,), ("class",), (k,))
+        rates = prevalence_variable("rates", priors["rates"], (k, k), CELL_DIMS, (k, k))
+        spread = priors["spread"].create_variable("spread", dims=("true_class",))
+        p_spread = priors["prevalence_spread"].create_variable("prevalence_spread")
+        conc = pm.Deterministic("concentration", 1.0 / pm.math.sqr(spread),
+                                dims=("true_class",))
+        p_conc = 1.0 / pm.math.sqr(p_spread)
+        pm.DirichletMultinomial("class_counts", n=rows.sum(axis=-1), a=p_conc * pi,
+                                observed=rows, dims=(group, "class"))
+        pm.DirichletMultinomial("row_counts", n=rows, a=conc[:, None] * rates,
+                                observed=counts, dims=(group, *CELL_DIMS))
+    return model

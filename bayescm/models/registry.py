@@ -9,7 +9,8 @@ Examples
 --------
 >>> from bayescm.models import registry
 >>> registry.keys()
-['binary', 'hierarchical', 'hierarchical_multiclass', 'multiclass', 'paired', 'scores']
+['binary', 'hierarchical', 'hierarchical_multiclass', 'multiclass', 'paired', 'scores',
+ 'stratified']
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ _KINDS: dict[str, type[ModelKind]] = {}
 BUILT_IN = {"binary": "bayescm.models.binary", "multiclass": "bayescm.models.multiclass",
             "scores": "bayescm.models.scores", "paired": "bayescm.models.paired",
             "hierarchical": "bayescm.models.hierarchical",
-            "hierarchical_multiclass": "bayescm.models.hierarchical_multiclass"}
+            "hierarchical_multiclass": "bayescm.models.hierarchical_multiclass",
+            "stratified": "bayescm.models.stratified"}
 """The built-in kinds and their modules, imported (and so registered) on first use."""
 
 
