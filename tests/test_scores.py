@@ -89,13 +89,20 @@ def test_observed_values_equal_scikit_learn_with_ties():
     assert float(obs["bias"]) == pytest.approx(np.mean(pred), abs=1e-12)
 
 
-def test_auc_posterior_agrees_with_sklearn_and_delong():
+@pytest.mark.parametrize("method", ["bootstrap", "dirichlet_process"])
+def test_auc_posterior_agrees_with_sklearn_and_delong(method):
     y, s = binormal(300, 1.2, seed=1)
-    idata = bcm.fit(bcm.Scores(y, s), random_seed=2)
+    idata = bcm.fit(bcm.Scores(y, s), random_seed=2, method=method)
     auc = idata["posterior"]["auc"].values.ravel()
     sd = auc.std()
-    # the Bayesian bootstrap is centred on the sample AUC up to a small fraction of its sd
-    assert abs(auc.mean() - roc_auc_score(y, s)) < 0.1 * sd
+    sample = roc_auc_score(y, s)
+    if method == "bootstrap":  # centred on the sample AUC
+        centre = sample
+    else:  # E = 1/2 + (sample - 1/2) n+ n- / ((n+ + 1)(n- + 1)): the novel items' pull
+        n_pos, n_neg = int(y.sum()), int((~y).sum())
+        centre = 0.5 + (sample - 0.5) * n_pos * n_neg / ((n_pos + 1) * (n_neg + 1))
+    # up to a small fraction of its sd (the Monte-Carlo error is a sixtieth of it)
+    assert abs(auc.mean() - centre) < 0.1 * sd
     lo, hi = bcm.summary(idata, var_names=["auc"]).loc["auc", ["hdi_lower", "hdi_upper"]]
     d_lo, d_hi = delong_interval(y, s)
     assert abs(lo - d_lo) < 0.02
@@ -103,10 +110,10 @@ def test_auc_posterior_agrees_with_sklearn_and_delong():
 
 
 def test_threshold_metrics_are_the_haldane_fit():
-    """At a threshold the four weighted cells are Dirichlet(TP, FN, FP, TN): Haldane priors."""
+    """At a threshold the bootstrap's four cells are Dirichlet(TP, FN, FP, TN): Haldane."""
     y, s = binormal(200, 1.0, seed=4)
     idata = bcm.fit(bcm.Scores(y, s), metrics=["tpr", "ppv", "acc"], threshold=0.4,
-                    random_seed=5)
+                    random_seed=5, method="bootstrap")
     counts = idata["observed_data"]["counts"].values
     cm = bcm.ConfusionMatrix(counts, labels=["pos", "neg"], positive="pos")
     ref = bcm.fit(cm, prior="haldane", metrics=["tpr", "ppv", "acc"], random_seed=6)
@@ -114,6 +121,39 @@ def test_threshold_metrics_are_the_haldane_fit():
         a = idata["posterior"][m].values.ravel()
         b = ref["posterior"][m].values.ravel()
         assert stats.ks_2samp(a, b).pvalue > 1e-3, m
+
+
+def test_threshold_cells_of_the_default_are_jeffreys_not_haldane():
+    """The default's cells are Dirichlet(TP + 1/2, FN + 1/2, FP + 1/2, TN + 1/2) exactly."""
+    rng = np.random.default_rng(18)
+    y = np.r_[np.ones(12, bool), np.zeros(30, bool)]
+    s = np.r_[rng.normal(2.0, 0.3, 11), -1.0, rng.normal(0, 1, 30)]  # FN = 1 at threshold 0
+    idata = bcm.fit(bcm.Scores(y, s), metrics=["tpr", "tnr", "prevalence"], threshold=0.0,
+                    draws=2000, random_seed=19)
+    (tp, fn), (fp, tn) = idata["observed_data"]["counts"].values.tolist()
+    assert fn == 1
+    post = {m: idata["posterior"][m].values.ravel() for m in ("tpr", "tnr", "prevalence")}
+    jeffreys = {"tpr": (tp + 0.5, fn + 0.5), "tnr": (tn + 0.5, fp + 0.5),
+                "prevalence": (tp + fn + 1, fp + tn + 1)}
+    for m, (a, b) in jeffreys.items():
+        assert stats.kstest(post[m], stats.beta(a, b).cdf).pvalue > 1e-3, m
+    # the bootstrap's Haldane Beta(TP, FN) = Beta(11, 1) is another distribution
+    assert stats.kstest(post["tpr"], stats.beta(tp, fn).cdf).pvalue < 1e-6
+
+
+def test_separated_classes_get_no_point_mass_at_one():
+    """Perfect separation: the bootstrap's AUC is 1 in every draw, the default's never."""
+    y = np.r_[np.ones(15, bool), np.zeros(25, bool)]
+    s = np.r_[np.linspace(1.0, 2.0, 15), np.linspace(-1.0, 0.5, 25)]
+    data = bcm.Scores(y, s)
+    boot = bcm.fit(data, method="bootstrap", draws=500, random_seed=20)
+    assert np.all(boot["posterior"]["auc"].values == 1.0)
+    auc = bcm.fit(data, random_seed=21)["posterior"]["auc"].values.ravel()
+    assert auc.max() < 1.0 and np.mean(auc > 0.999) < 0.5
+    expected = 0.5 + 0.5 * 15 * 25 / (16 * 26)  # 1/2 + (1 - 1/2) n+ n- / ((n+ + 1)(n- + 1))
+    assert abs(auc.mean() - expected) < 4 * auc.std() / np.sqrt(auc.size)
+    lo = bcm.summary(bcm.fit(data, random_seed=21), var_names=["auc"]).loc["auc", "hdi_lower"]
+    assert 0.8 < lo < 0.97  # an interval below 1 of sensible width
 
 
 def test_refining_the_grid_adds_no_noise():

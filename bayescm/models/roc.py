@@ -296,9 +296,14 @@ def loss_draws(y: np.ndarray, scores: np.ndarray, weights: np.ndarray) -> dict[s
     return item_sums(y, scores, weights, 0.5)[0]
 
 
-def item_sums(y: np.ndarray, scores: np.ndarray, weights: np.ndarray, threshold: float
+def item_sums(y: np.ndarray, scores: np.ndarray, weights: np.ndarray, threshold: float,
+              observed: np.ndarray | None = None
               ) -> tuple[dict[str, np.ndarray], tuple[np.ndarray, ...]]:
     """Brier score, log-loss and the cells at ``threshold``, from one product of the weights.
+
+    ``observed`` (boolean per item, default all) marks the items the losses weigh: the novel
+    atoms of the Dirichlet-process fit (:mod:`bayescm.models.roc_dp`) count in the cells but
+    have no score a loss could read.
 
     Returns
     -------
@@ -318,11 +323,14 @@ def item_sums(y: np.ndarray, scores: np.ndarray, weights: np.ndarray, threshold:
     """
     predicted = scores >= threshold
     columns = [y & predicted, y & ~predicted, ~y & predicted, ~y & ~predicted]
-    probabilities = not (np.any(scores < 0) or np.any(scores > 1))
+    seen = scores if observed is None else np.where(observed, scores, 0.5)
+    probabilities = not (np.any(seen < 0) or np.any(seen > 1))
     if probabilities:
         target = y.astype(float)
-        p = np.clip(scores, EPS, 1 - EPS)
-        columns += [(scores - target) ** 2, target * np.log(p) + (1 - target) * np.log1p(-p)]
+        p = np.clip(seen, EPS, 1 - EPS)
+        columns += [(seen - target) ** 2, target * np.log(p) + (1 - target) * np.log1p(-p)]
+        if observed is not None:
+            columns = columns[:4] + [c * observed for c in columns[4:]] + [observed]
     matrix = np.stack(columns, axis=1).astype(weights.dtype)
     sums = np.asarray(weights @ matrix, dtype=np.float64)  # one pass over the weights
     total = sums[:, :4].sum(axis=1)
@@ -330,7 +338,8 @@ def item_sums(y: np.ndarray, scores: np.ndarray, weights: np.ndarray, threshold:
     if not probabilities:
         nan = np.full(weights.shape[0], np.nan)
         return {"brier": nan, "log_loss": nan.copy()}, cells
-    return {"brier": sums[:, 4] / total, "log_loss": -sums[:, 5] / total}, cells
+    weighed = total if observed is None else sums[:, 6]
+    return {"brier": sums[:, 4] / weighed, "log_loss": -sums[:, 5] / weighed}, cells
 
 
 def curve_bands(draws: np.ndarray, prob: float) -> dict[str, np.ndarray]:
