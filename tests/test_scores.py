@@ -156,6 +156,39 @@ def test_separated_classes_get_no_point_mass_at_one():
     assert 0.8 < lo < 0.97  # an interval below 1 of sensible width
 
 
+@pytest.mark.parametrize("method", ["dirichlet_process", "bootstrap"])
+def test_saved_fits_record_their_method_and_refit(method, tmp_path):
+    y, s = binormal(60, 1.0, seed=22)
+    data = bcm.Scores(np.where(y, "case", "control"), {"old": s, "new": s + y},
+                      positive="case")
+    tree = bcm.fit(data, method=method, draws=100, chains=2, threshold=0.2, fpr_range=(0, 0.2),
+                   grid_size=51, n_bins=5, metrics=["tpr", "ppv"], random_seed=23)
+    stored = {"dirichlet_process": "dirichlet_process", "bootstrap": "bayesian_bootstrap"}
+    back = bcm.load(bcm.save(tree, tmp_path / "fit.nc"))
+    assert back.attrs["method"] == stored[method]
+    again = bcm.refit(back)  # the items, options and seed from the tree: the same draws
+    assert again.attrs["method"] == stored[method] and again.attrs["positive"] == "case"
+    for var in ("auc", "roc", "tpr", "ppv", "reliability"):
+        np.testing.assert_array_equal(again["posterior"][var].values,
+                                      tree["posterior"][var].values)
+    other = bcm.refit(back, draws=30, method="bootstrap" if method != "bootstrap" else
+                      "dirichlet_process", random_seed=1)
+    assert other.attrs["method"] != stored[method] and other["posterior"].sizes["draw"] == 30
+    assert other["posterior"].sizes["fpr"] == 51 and other.attrs["threshold"] == 0.2
+    with pytest.raises(ValueError, match="method='dirichlet_process'"):
+        bcm.fit(data, method="smoothed")
+
+
+@pytest.mark.slow
+def test_parametric_fit_refits_from_its_tree():
+    y, s = binormal(100, 1.5, seed=24)
+    tree = bcm.fit(bcm.Scores(y, s), method="binormal", draws=100, chains=2, random_seed=25)
+    again = bcm.refit(tree)
+    assert again.attrs["method"] == "binormal"
+    np.testing.assert_array_equal(again["posterior"]["auc"].values,
+                                  tree["posterior"]["auc"].values)
+
+
 def test_refining_the_grid_adds_no_noise():
     y, s = binormal(150, 1.0, seed=7)
     data = bcm.Scores(y, s)

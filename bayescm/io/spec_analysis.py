@@ -33,7 +33,8 @@ class AnalysisSpec:
         Used for the default output folder ``output/<name>/``.
     data : ConfusionMatrix, dict of str -> ConfusionMatrix, or Scores
         One matrix, a batch (fitted as one tree with a ``classifier`` dim), or labels and
-        scores (the Bayesian bootstrap of :func:`bayescm.models.scores.fit_scores`).
+        scores (the nonparametric fits of :func:`bayescm.models.scores.fit_scores`, or the
+        parametric ones of ``options.method``).
     priors : dict
         Keyword arguments of :func:`bayescm.fit`: ``prior``, ``prevalence``, ``tpr``, ``tnr``,
         ``rates`` (only those given), or ``priors`` keyed by a model's parameters.

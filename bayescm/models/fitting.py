@@ -99,9 +99,11 @@ def fit(
     method : {"auto", "exact", "nuts"}
         ``"exact"`` draws from the closed-form posterior (NumPy); ``"nuts"`` samples
         :func:`~bayescm.build_model` with PyMC; ``"auto"`` picks exact when every prior is
-        conjugate. :class:`~bayescm.Scores` take ``"bootstrap"`` (the default: the Bayesian
-        bootstrap, exact draws), ``"binormal"`` or ``"bibeta"`` (parametric class
-        distributions sampled with NUTS: :mod:`bayescm.models.roc_parametric`).
+        conjugate. :class:`~bayescm.Scores` take ``"dirichlet_process"`` (the default, also
+        ``"auto"``: a Dirichlet-process posterior of each class with mass beyond the observed
+        scores, exact draws; :mod:`bayescm.models.roc_dp`), ``"bootstrap"`` (the Bayesian
+        bootstrap), ``"binormal"`` or ``"bibeta"`` (parametric class distributions sampled
+        with NUTS: :mod:`bayescm.models.roc_parametric`).
     draws, chains : int
         Draws per chain and number of chains (default 4 x 5,000 = 20,000, as in the paper;
         4 x 1,000 for :class:`~bayescm.Scores`).
