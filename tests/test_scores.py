@@ -139,6 +139,16 @@ def test_threshold_cells_of_the_default_are_jeffreys_not_haldane():
         assert stats.kstest(post[m], stats.beta(a, b).cdf).pvalue > 1e-3, m
     # the bootstrap's Haldane Beta(TP, FN) = Beta(11, 1) is another distribution
     assert stats.kstest(post["tpr"], stats.beta(tp, fn).cdf).pvalue < 1e-6
+    # jointly: the binary model with Jeffreys TPR and TNR and a uniform prevalence (NPV and
+    # informedness mix the cells; the bootstrap's differ from these with p < 1e-40)
+    cm = bcm.ConfusionMatrix(idata["observed_data"]["counts"].values, labels=["p", "n"],
+                             positive="p")
+    ref = bcm.fit(cm, prior="jeffreys", prevalence=bcm.Beta(1, 1), metrics=["npv", "bm"],
+                  random_seed=26)
+    dp = bcm.fit(bcm.Scores(y, s), metrics=["npv", "bm"], threshold=0.0, random_seed=27)
+    for m in ("npv", "bm"):
+        assert stats.ks_2samp(dp["posterior"][m].values.ravel(),
+                              ref["posterior"][m].values.ravel()).pvalue > 1e-3, m
 
 
 def test_separated_classes_get_no_point_mass_at_one():
