@@ -1,4 +1,4 @@
-r"""Posteriors of whole ROC and PR curves from scored items: the Bayesian bootstrap.
+r"""Posteriors of whole ROC and PR curves from weighted items: the Bayesian bootstrap and its tools.
 
 The Bayesian bootstrap (Rubin 1981; for ROC curves Gu, Ghosal & Roy 2008) puts a flat Dirichlet
 on the probabilities of the observed test items: every posterior draw is a set of weights
@@ -15,6 +15,13 @@ has no score values other than the observed ones (the curve's steps sit at the o
 scores). Ties in a score form one step of the curve, which is what "ties count as half" means
 for the AUC (the trapezoid over a tied step). At a fixed threshold the four weighted cells are
 exactly a Dirichlet(TP, FN, FP, TN) draw, i.e. :func:`bayescm.fit` with Haldane priors.
+
+That assumption is what fails for small samples with a high AUC: a curve that cannot leave the
+observed scores gives AUC intervals that are too narrow, and a point mass at AUC = 1 for
+separated classes. The default fit (:mod:`bayescm.models.roc_dp`) therefore adds four *novel
+atoms* to the items, above and below every score in each class, with their own weights; the
+functions here read them as any other items (an atom at ``+inf`` of each class forms one tied
+step, read as the diagonal across it). ``method="bootstrap"`` is this module's plain form.
 
 All functions are vectorised over draws (weights of shape ``(draws, n)``) and work on chunks of
 draws, so memory stays bounded.
