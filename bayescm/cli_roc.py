@@ -1,10 +1,11 @@
 """The ``bayescm roc`` command: posterior AUCs of scored items read from a CSV file.
 
-``bayescm roc scores.csv --label y --score old new`` fits the Bayesian bootstrap
-(``bcm.fit(bcm.Scores(...))``) and prints, per classifier (score column), the observed AUC and
-the posterior mean, sd and HDI; with two or more classifiers also, for every pair, the
-difference ``AUC_B - AUC_A`` (B the later column) with its HDI and ``P(B > A)``: both AUCs come
-from the same weights, so it is a paired comparison. ``--plot DIR`` writes ``roc.png``,
+``bayescm roc scores.csv --label y --score old new`` fits the scores (``bcm.fit(bcm.Scores(...))``:
+the Dirichlet-process posterior by default, ``--method bootstrap`` for the Bayesian bootstrap)
+and prints, per classifier (score column), the observed AUC and the posterior mean, sd and HDI;
+with two or more classifiers also, for every pair, the difference ``AUC_B - AUC_A`` (B the later
+column) with its HDI and ``P(B > A)``: both AUCs come from the same weights, so it is a paired
+comparison. ``--plot DIR`` writes ``roc.png``,
 ``pr.png``, ``reliability.png`` (probability scores only) and ``delta_auc.png``.
 """
 
@@ -40,9 +41,9 @@ def add_parser(sub: Any) -> None:
     """Add the ``roc`` command to the subparsers ``sub`` of the ``bayescm`` parser."""
     p = sub.add_parser(
         "roc", help="posterior ROC curve and AUC of scored items (CSV of labels and scores)",
-        description="Posterior AUC of each score column (Bayesian bootstrap over the items), "
-                    "and for several columns the paired difference of every two AUCs with "
-                    "P(B > A).")
+        description="Posterior AUC of each score column (a Dirichlet-process posterior over "
+                    "the items, or the Bayesian bootstrap), and for several columns the paired "
+                    "difference of every two AUCs with P(B > A).")
     p.add_argument("file", help="CSV with a header row: a label column and one score column "
                                 "per classifier (higher = more positive)")
     p.add_argument("--label", required=True, metavar="COL", help="column of the true labels")
@@ -50,10 +51,15 @@ def add_parser(sub: Any) -> None:
                    help="score column(s), one classifier each")
     p.add_argument("--positive", metavar="VALUE",
                    help="the positive label as written in the file (default 1 for 0/1 labels)")
+    p.add_argument("--method", default="dirichlet_process",
+                   choices=["dirichlet_process", "bootstrap"],
+                   help="dirichlet_process (default: mass beyond the observed scores, an AUC "
+                        "interval that keeps its probability for small samples and separated "
+                        "classes) or bootstrap (the Bayesian bootstrap of the items)")
     p.add_argument("--draws", type=positive_int, default=1000,
-                   help="bootstrap draws per chain (default 1000)")
+                   help="posterior draws per chain (default 1000)")
     p.add_argument("--chains", type=positive_int, default=4,
-                   help="independent chains of bootstrap draws (default 4)")
+                   help="independent chains of draws (default 4)")
     p.add_argument("--seed", type=seed_int, help="random seed; without it one is drawn and "
                                                  "printed with the results, so --seed repeats "
                                                  "a run exactly")
@@ -199,13 +205,13 @@ def run(args: argparse.Namespace) -> int:
     if say:
         say(f"fitting {data.n} items ({data.n_pos} positive), {len(data.names)} classifier(s)")
     idata = bcm.fit(data, draws=args.draws, chains=args.chains, random_seed=seed,
-                    hdi_prob=hdi_prob_for(args.hdi_prob))
+                    hdi_prob=hdi_prob_for(args.hdi_prob), method=args.method)
     aucs, deltas = auc_tables(idata)
     prob = aucs.attrs["hdi_prob"]
     if args.format == "json":
         print(json.dumps({"n": data.n, "n_pos": data.n_pos, "positive": str(data.positive),
-                          "draws": args.draws, "chains": args.chains, "hdi_prob": prob,
-                          "seed": seed,
+                          "method": args.method, "draws": args.draws, "chains": args.chains,
+                          "hdi_prob": prob, "seed": seed,
                           "auc": table_json(aucs), "delta_auc": table_json(deltas)}, indent=2))
     elif args.format == "csv":
         both = pd.concat([aucs.rename(index=lambda k: f"auc[{k}]"),
@@ -214,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
         both.to_csv(sys.stdout)
     else:
         print(f"AUC: {data.n:,} items ({data.n_pos:,} positive, positive class "
-              f"{data.positive!r}), {args.chains} x {args.draws:,} bootstrap draws, "
+              f"{data.positive!r}), {args.chains} x {args.draws:,} {args.method} draws, "
               f"{100 * prob:g} % HDI, seed {seed} (--seed {seed} repeats this run)")
         print(format_table(aucs))
         if len(deltas):

@@ -1,8 +1,9 @@
-"""The Bayesian bootstrap of scored items: ROC, AUC and PR posteriors of 10,000 items.
+"""The fit of scored items: ROC, AUC and PR posteriors of 10,000 items.
 
 Usage: ``python benchmarks/bench_scores.py [ITEMS] [--draws 1000] [--chains 4] [--grid 200]
-[--classifiers 1] [--repeat 5]`` (default 10,000 binormal scores, 30 % positives, 4 x 1,000
-draws, the ROC and PR curves on a 200-point grid).
+[--classifiers 1] [--repeat 5] [--method dirichlet_process]`` (default 10,000 binormal scores,
+30 % positives, 4 x 1,000 draws, the ROC and PR curves on a 200-point grid, the default
+method; ``--method bootstrap`` times the Bayesian bootstrap).
 
 Times ``bcm.fit(bcm.Scores(...), grid_size=200)``: every draw is one whole ROC curve, so the fit
 computes the AUC, the partial AUC, the average precision, the ROC and PR curves, the Brier
@@ -47,9 +48,12 @@ def main() -> None:
     parser.add_argument("--grid", type=int, default=200, help="points of the ROC and PR grids")
     parser.add_argument("--classifiers", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--method", default="dirichlet_process",
+                        choices=["dirichlet_process", "bootstrap"])
     args = parser.parse_args()
     data = simulated(args.items, args.classifiers)
-    options = {"draws": args.draws, "chains": args.chains, "grid_size": args.grid}
+    options = {"draws": args.draws, "chains": args.chains, "grid_size": args.grid,
+               "method": args.method}
     bcm.fit(data, **{**options, "draws": 50}, random_seed=0)  # warm-up: imports, heap
     load0 = os.getloadavg()
     times = []
@@ -62,7 +66,7 @@ def main() -> None:
     post = idata["posterior"]
     took = statistics.median(times)
     print(f"{args.items:,} items ({data.n_pos:,} positive), {args.classifiers} classifier(s), "
-          f"{args.chains} x {args.draws:,} draws, grid {args.grid} points, "
+          f"{args.chains} x {args.draws:,} draws ({args.method}), grid {args.grid} points, "
           f"{len(post.data_vars)} variables")
     print(f"AUC posterior mean:  {float(post['auc'].mean()):.4f} "
           f"(observed {float(idata['observed_metrics']['auc'].mean()):.4f})")

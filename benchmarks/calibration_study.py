@@ -3,7 +3,8 @@
 Simulated risk scores s ~ Beta(2, 3) with true event probabilities
 ``P(y = 1 | s) = expit(a + b logit s)``: calibrated (a = 0, b = 1) and miscalibrated (slopes
 0.6 and 1.4, intercepts -0.5 and +0.5). For each scenario and test-set size, ``reps`` data sets
-are fitted with ``bcm.fit(bcm.Scores(y, s))`` (the default bootstrap, 10 bins), and counted:
+are fitted with ``bcm.fit(bcm.Scores(y, s))`` (10 bins; the reliability curve and the ECE are
+the same under both nonparametric methods), and counted:
 
 * ``covers``: the 95 % HDI of ``ece`` contains the true binned ECE (the ECE of the true
   probabilities in the same 10 bins, over the score distribution);

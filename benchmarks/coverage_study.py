@@ -6,6 +6,7 @@ errors spread evenly over the wrong classes, fit them as one batch under each ca
 and count how often the 95 % HDI of accuracy, macro recall, macro F1 and kappa covers the truth.
 
 Run: ``.venv/bin/python benchmarks/coverage_study.py --reps 200 --out benchmarks/coverage_table.md``
+(it rewrites the file's ``multiclass`` section only: :mod:`sections`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import time
 import warnings
 
 import numpy as np
+from sections import write_section
 
 import bayescm as bcm
 from bayescm.core.stats import hdi
@@ -127,8 +129,7 @@ def main() -> None:
     lines.append(f"\n{args.reps} simulated test sets per row ({max(args.reps // 2, 20)} for the "
                  f"paired rows); {time.time() - start:.0f} s.")
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as fh:
-            fh.write("\n".join(lines) + "\n")
+        write_section(args.out, "multiclass", "\n".join(lines))
 
 
 if __name__ == "__main__":

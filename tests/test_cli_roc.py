@@ -44,6 +44,7 @@ def test_json_matches_the_fit(capsys, scores_csv):
     idata = bcm.fit(data, draws=200, random_seed=3)
     table = bcm.summary(idata, var_names=["auc"])
     assert payload["n"] == 160 and payload["n_pos"] == data.n_pos and payload["hdi_prob"] == 0.95
+    assert payload["method"] == "dirichlet_process"
     for name in ("old", "new"):
         row = payload["auc"][name]
         for column in ("observed", "mean", "sd", "hdi_lower", "hdi_upper"):
@@ -56,13 +57,26 @@ def test_json_matches_the_fit(capsys, scores_csv):
     assert pair["hdi_lower"] < pair["mean"] < pair["hdi_upper"]
 
 
+def test_method_bootstrap_is_the_bayesian_bootstrap(capsys, scores_csv):
+    code, out, err = run(capsys, "roc", str(scores_csv), "--label", "outcome", "--score", "old",
+                         "--positive", "yes", "--draws", "200", "--seed", "4", "--method",
+                         "bootstrap", "--format", "json")
+    assert code == 0 and err == ""
+    payload = json.loads(out)
+    data = bcm.Scores.from_csv(scores_csv, label="outcome", score=["old"], positive="yes")
+    idata = bcm.fit(data, draws=200, random_seed=4, method="bootstrap")
+    table = bcm.summary(idata, var_names=["auc"])
+    assert payload["method"] == "bootstrap"
+    assert payload["auc"]["old"]["mean"] == pytest.approx(table.loc["auc[old]", "mean"])
+
+
 def test_table_and_figures(capsys, scores_csv, tmp_path):
     folder = tmp_path / "figures"
     code, out, err = run(capsys, "roc", str(scores_csv), "--label", "outcome", "--score", "old",
                          "new", "--positive", "yes", "--draws", "150", "--chains", "2",
                          "--hdi-prob", "0.9", "--plot", str(folder))
     assert code == 0, err
-    assert "2 x 150 bootstrap draws, 90 % HDI" in out
+    assert "2 x 150 dirichlet_process draws, 90 % HDI" in out  # the default method
     assert "new - old" in out and "p_greater" in out
     names = sorted(p.name for p in folder.iterdir())
     assert names == ["delta_auc.png", "pr.png", "reliability.png", "roc.png"]

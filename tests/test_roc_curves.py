@@ -1,5 +1,6 @@
-"""The vectorised bootstrap curves against a plain per-draw implementation, and the calibrated
-reference drawn from exact Poisson-binomial counts."""
+"""The vectorised curves (bootstrap weights, and the Dirichlet process's novel atoms) against a
+plain per-draw implementation, and the calibrated reference drawn from exact Poisson-binomial
+counts."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from scipy import stats
 
 from bayescm.models.calibration import _simulated_bin_positives, poisson_binomial_pmf
 from bayescm.models.roc import CurveDraws, curve_draws, item_sums, search_rows
+from bayescm.models.roc_dp import dirichlet_process_weights, with_novel_items
 
 
 def _reference(y, s, w, fpr_grid, recall_grid, fpr_range):
@@ -66,6 +68,44 @@ def test_curves_equal_the_step_by_step_definition(case):
         expected = _reference(y, s, w[d], grid, grid, span)
         for key, value in expected.items():
             assert out[key][d] == pytest.approx(value, abs=1e-10), key
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_curves_with_novel_atoms_equal_the_step_by_step_definition(case):
+    """Novel atoms above and below every score (tied across the classes) read as any item."""
+    rng = np.random.default_rng(100 + case)
+    n = int(rng.integers(2, 40))
+    y = rng.random(n) < 0.5
+    y[0], y[-1] = True, False
+    s = rng.normal(size=n) + 3 * y  # often separated
+    if case % 2:
+        s = np.round(s)
+    y_all, s_all = with_novel_items(y, s)
+    w = dirichlet_process_weights(rng, 4, n)
+    grid = np.linspace(0, 1, 17)
+    out = curve_draws(y_all, s_all, w, grid, grid, (0.0, 0.3))
+    for d in range(w.shape[0]):
+        expected = _reference(y_all, s_all, w[d], grid, grid, (0.0, 0.3))
+        for key, value in expected.items():
+            assert out[key][d] == pytest.approx(value, abs=1e-10), key
+        # the AUC is P(X+ > X-) + P(X+ = X-) / 2 under the drawn class distributions
+        pos, neg = w[d] * y_all, w[d] * ~y_all
+        above = (s_all[:, None] > s_all[None, :]) + 0.5 * (s_all[:, None] == s_all[None, :])
+        assert out["auc"][d] == pytest.approx(pos @ above @ neg / (pos.sum() * neg.sum()))
+
+
+def test_dirichlet_process_weights_and_losses_of_the_observed_items():
+    w = dirichlet_process_weights(np.random.default_rng(3), 40_000, 2, novel=np.array([0, 2, 4,
+                                                                                          5]))
+    assert np.allclose(w.mean(axis=0), [0.5, 1.0, 0.5, 1.0, 0.5, 0.5], atol=0.02)
+    assert np.allclose(w.var(axis=0), [0.5, 1.0, 0.5, 1.0, 0.5, 0.5], atol=0.05)  # Gamma(k)
+    y_all, s_all = with_novel_items(np.array([True, False]), np.array([0.8, 0.4]))
+    weights = np.array([[1.0, 3.0, 5.0, 7.0, 9.0, 11.0]])
+    losses, cells = item_sums(y_all, s_all, weights, 0.5, np.arange(6) < 2)
+    assert losses["brier"][0] == pytest.approx((1 * 0.2**2 + 3 * 0.4**2) / 4)
+    assert losses["log_loss"][0] == pytest.approx(-(np.log(0.8) + 3 * np.log(0.6)) / 4)
+    # a novel atom above every score is above every threshold: tp, fn, fp, tn
+    assert [float(c[0]) for c in cells] == pytest.approx(np.array([1 + 5, 7, 9, 3 + 11]) / 36)
 
 
 def test_weights_laid_out_in_another_order_give_the_same_curves():

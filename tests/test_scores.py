@@ -89,13 +89,20 @@ def test_observed_values_equal_scikit_learn_with_ties():
     assert float(obs["bias"]) == pytest.approx(np.mean(pred), abs=1e-12)
 
 
-def test_auc_posterior_agrees_with_sklearn_and_delong():
+@pytest.mark.parametrize("method", ["bootstrap", "dirichlet_process"])
+def test_auc_posterior_agrees_with_sklearn_and_delong(method):
     y, s = binormal(300, 1.2, seed=1)
-    idata = bcm.fit(bcm.Scores(y, s), random_seed=2)
+    idata = bcm.fit(bcm.Scores(y, s), random_seed=2, method=method)
     auc = idata["posterior"]["auc"].values.ravel()
     sd = auc.std()
-    # the Bayesian bootstrap is centred on the sample AUC up to a small fraction of its sd
-    assert abs(auc.mean() - roc_auc_score(y, s)) < 0.1 * sd
+    sample = roc_auc_score(y, s)
+    if method == "bootstrap":  # centred on the sample AUC
+        centre = sample
+    else:  # E = 1/2 + (sample - 1/2) n+ n- / ((n+ + 1)(n- + 1)): the novel items' pull
+        n_pos, n_neg = int(y.sum()), int((~y).sum())
+        centre = 0.5 + (sample - 0.5) * n_pos * n_neg / ((n_pos + 1) * (n_neg + 1))
+    # up to a small fraction of its sd (the Monte-Carlo error is a sixtieth of it)
+    assert abs(auc.mean() - centre) < 0.1 * sd
     lo, hi = bcm.summary(idata, var_names=["auc"]).loc["auc", ["hdi_lower", "hdi_upper"]]
     d_lo, d_hi = delong_interval(y, s)
     assert abs(lo - d_lo) < 0.02
@@ -103,10 +110,10 @@ def test_auc_posterior_agrees_with_sklearn_and_delong():
 
 
 def test_threshold_metrics_are_the_haldane_fit():
-    """At a threshold the four weighted cells are Dirichlet(TP, FN, FP, TN): Haldane priors."""
+    """At a threshold the bootstrap's four cells are Dirichlet(TP, FN, FP, TN): Haldane."""
     y, s = binormal(200, 1.0, seed=4)
     idata = bcm.fit(bcm.Scores(y, s), metrics=["tpr", "ppv", "acc"], threshold=0.4,
-                    random_seed=5)
+                    random_seed=5, method="bootstrap")
     counts = idata["observed_data"]["counts"].values
     cm = bcm.ConfusionMatrix(counts, labels=["pos", "neg"], positive="pos")
     ref = bcm.fit(cm, prior="haldane", metrics=["tpr", "ppv", "acc"], random_seed=6)
@@ -114,6 +121,82 @@ def test_threshold_metrics_are_the_haldane_fit():
         a = idata["posterior"][m].values.ravel()
         b = ref["posterior"][m].values.ravel()
         assert stats.ks_2samp(a, b).pvalue > 1e-3, m
+
+
+def test_threshold_cells_of_the_default_are_jeffreys_not_haldane():
+    """The default's cells are Dirichlet(TP + 1/2, FN + 1/2, FP + 1/2, TN + 1/2) exactly."""
+    rng = np.random.default_rng(18)
+    y = np.r_[np.ones(12, bool), np.zeros(30, bool)]
+    s = np.r_[rng.normal(2.0, 0.3, 11), -1.0, rng.normal(0, 1, 30)]  # FN = 1 at threshold 0
+    idata = bcm.fit(bcm.Scores(y, s), metrics=["tpr", "tnr", "prevalence"], threshold=0.0,
+                    draws=2000, random_seed=19)
+    (tp, fn), (fp, tn) = idata["observed_data"]["counts"].values.tolist()
+    assert fn == 1
+    post = {m: idata["posterior"][m].values.ravel() for m in ("tpr", "tnr", "prevalence")}
+    jeffreys = {"tpr": (tp + 0.5, fn + 0.5), "tnr": (tn + 0.5, fp + 0.5),
+                "prevalence": (tp + fn + 1, fp + tn + 1)}
+    for m, (a, b) in jeffreys.items():
+        assert stats.kstest(post[m], stats.beta(a, b).cdf).pvalue > 1e-3, m
+    # the bootstrap's Haldane Beta(TP, FN) = Beta(11, 1) is another distribution
+    assert stats.kstest(post["tpr"], stats.beta(tp, fn).cdf).pvalue < 1e-6
+    # jointly: the binary model with Jeffreys TPR and TNR and a uniform prevalence (NPV and
+    # informedness mix the cells; the bootstrap's differ from these with p < 1e-40)
+    cm = bcm.ConfusionMatrix(idata["observed_data"]["counts"].values, labels=["p", "n"],
+                             positive="p")
+    ref = bcm.fit(cm, prior="jeffreys", prevalence=bcm.Beta(1, 1), metrics=["npv", "bm"],
+                  random_seed=26)
+    dp = bcm.fit(bcm.Scores(y, s), metrics=["npv", "bm"], threshold=0.0, random_seed=27)
+    for m in ("npv", "bm"):
+        assert stats.ks_2samp(dp["posterior"][m].values.ravel(),
+                              ref["posterior"][m].values.ravel()).pvalue > 1e-3, m
+
+
+def test_separated_classes_get_no_point_mass_at_one():
+    """Perfect separation: the bootstrap's AUC is 1 in every draw, the default's never."""
+    y = np.r_[np.ones(15, bool), np.zeros(25, bool)]
+    s = np.r_[np.linspace(1.0, 2.0, 15), np.linspace(-1.0, 0.5, 25)]
+    data = bcm.Scores(y, s)
+    boot = bcm.fit(data, method="bootstrap", draws=500, random_seed=20)
+    assert np.all(boot["posterior"]["auc"].values == 1.0)
+    auc = bcm.fit(data, random_seed=21)["posterior"]["auc"].values.ravel()
+    assert auc.max() < 1.0 and np.mean(auc > 0.999) < 0.5
+    expected = 0.5 + 0.5 * 15 * 25 / (16 * 26)  # 1/2 + (1 - 1/2) n+ n- / ((n+ + 1)(n- + 1))
+    assert abs(auc.mean() - expected) < 4 * auc.std() / np.sqrt(auc.size)
+    lo = bcm.summary(bcm.fit(data, random_seed=21), var_names=["auc"]).loc["auc", "hdi_lower"]
+    assert 0.8 < lo < 0.97  # an interval below 1 of sensible width
+
+
+@pytest.mark.parametrize("method", ["dirichlet_process", "bootstrap"])
+def test_saved_fits_record_their_method_and_refit(method, tmp_path):
+    y, s = binormal(60, 1.0, seed=22)
+    data = bcm.Scores(np.where(y, "case", "control"), {"old": s, "new": s + y},
+                      positive="case")
+    tree = bcm.fit(data, method=method, draws=100, chains=2, threshold=0.2, fpr_range=(0, 0.2),
+                   grid_size=51, n_bins=5, metrics=["tpr", "ppv"], random_seed=23)
+    stored = {"dirichlet_process": "dirichlet_process", "bootstrap": "bayesian_bootstrap"}
+    back = bcm.load(bcm.save(tree, tmp_path / "fit.nc"))
+    assert back.attrs["method"] == stored[method]
+    again = bcm.refit(back)  # the items, options and seed from the tree: the same draws
+    assert again.attrs["method"] == stored[method] and again.attrs["positive"] == "case"
+    for var in ("auc", "roc", "tpr", "ppv", "reliability"):
+        np.testing.assert_array_equal(again["posterior"][var].values,
+                                      tree["posterior"][var].values)
+    other = bcm.refit(back, draws=30, method="bootstrap" if method != "bootstrap" else
+                      "dirichlet_process", random_seed=1)
+    assert other.attrs["method"] != stored[method] and other["posterior"].sizes["draw"] == 30
+    assert other["posterior"].sizes["fpr"] == 51 and other.attrs["threshold"] == 0.2
+    with pytest.raises(ValueError, match="method='dirichlet_process'"):
+        bcm.fit(data, method="smoothed")
+
+
+@pytest.mark.slow
+def test_parametric_fit_refits_from_its_tree():
+    y, s = binormal(100, 1.5, seed=24)
+    tree = bcm.fit(bcm.Scores(y, s), method="binormal", draws=100, chains=2, random_seed=25)
+    again = bcm.refit(tree)
+    assert again.attrs["method"] == "binormal"
+    np.testing.assert_array_equal(again["posterior"]["auc"].values,
+                                  tree["posterior"]["auc"].values)
 
 
 def test_refining_the_grid_adds_no_noise():

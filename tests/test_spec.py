@@ -194,6 +194,7 @@ def test_scores_are_a_data_form(tmp_path):
                             "n_bins": 5, "metrics": ["tpr", "tnr"]}
     idata = spec.run(tmp_path / "out", draws=50)
     assert idata["posterior"].sizes["fpr"] == 21 and idata["posterior"].sizes["bin"] == 5
+    assert idata.attrs["method"] == "dirichlet_process"  # the default
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert written == ["delta_auc.png", "pr.png", "reliability.png", "roc.png", "summary.csv",
                        "two.nc"]
@@ -235,6 +236,8 @@ CELLS = {"tp": 1, "fn": 1, "tn": 1, "fp": 1}
         ({"data": SCORES, "options": {"method": "binormal"},
           "outputs": {"figures": ["reliability"]}}, "needs the bootstrap"),
         ({"data": CELLS, "options": {"method": "bibeta"}}, "models scores"),
+        ({"data": CELLS, "options": {"method": "bootstrap"}}, "models scores"),
+        ({"data": SCORES, "options": {"method": "smoothed"}}, "dirichlet_process, bootstrap"),
         ({"data": SCORES, "options": {"grid_size": 1}}, "grid_size"),
         ({"data": SCORES, "options": {"threshold": "high"}}, "threshold must be a number"),
         ({"data": SCORES, "options": {"metrics": ["auc"]}}, "auc"),
@@ -259,6 +262,15 @@ def test_scores_spec_summary_and_forest(tmp_path):
     assert {"auc[score_new]", "tpr[score_standard]"} <= set(table.index)
     assert (tmp_path / "informedness.csv").is_file() and (tmp_path / "forest.png").is_file()
 
+
+
+@pytest.mark.parametrize(("method", "stored"), [("bootstrap", "bayesian_bootstrap"),
+                                               ("dirichlet_process", "dirichlet_process")])
+def test_scores_spec_names_its_nonparametric_method(method, stored, tmp_path):
+    data = {"y_true": [1, 0, 1, 0, 1, 0], "scores": [0.9, 0.6, 0.4, 0.3, 0.7, 0.2]}
+    spec = parse_spec({"data": data, "options": {"method": method, "draws": 20, "seed": 1},
+                       "outputs": {"figures": []}}, name="named")
+    assert spec.run(tmp_path).attrs["method"] == stored
 
 
 @pytest.mark.slow  # a NUTS fit

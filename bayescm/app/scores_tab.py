@@ -4,8 +4,9 @@ In: a CSV of true labels and score columns. Out: the posterior ROC curve with it
 AUC and, for several columns, the paired AUC differences.
 
 The fit is ``bcm.fit(bcm.Scores(labels, {column: scores, ...}, positive=...), draws=<draws>,
-random_seed=<seed>)`` (the Bayesian bootstrap); the tables are those of ``bayescm roc``
-(:func:`bayescm.cli_roc.auc_tables`). Css classes: ``bcm-scores-csv``, ``bcm-scores-file``,
+random_seed=<seed>)`` (the default Dirichlet-process posterior); the tables are those of
+``bayescm roc`` (:func:`bayescm.cli_roc.auc_tables`). Css classes: ``bcm-scores-csv``,
+``bcm-scores-file``,
 ``bcm-scores-label``, ``bcm-scores-columns``, ``bcm-scores-positive``, ``bcm-scores-seed``,
 ``bcm-scores-draws``, the button ``bcm-scores-run``; results ``bcm-scores-status``,
 ``bcm-scores-warning``, ``bcm-auc``, ``bcm-auc-diff``,
@@ -138,9 +139,11 @@ class ScoresTab(Controller):
                             styles={"flex": "1 1 520px"}, min_width=420)
         self.busy = results
         inputs = pn.Column(
-            pn.pane.Markdown("One row per test item: its true label and each classifier's "
-                             "score (the example: a simulated screening study of 600 people).",
-                             width=380),
+            pn.pane.Markdown("One row per test item: its true label and the score of each "
+                             "classifier. The example is a simulated screening study of 600 "
+                             "people. The posterior (a Dirichlet process over the items, "
+                             "with some mass beyond the observed scores) gives the whole ROC "
+                             "curve with bands, and each AUC with its HDI.", width=380),
             self.table, self.upload, self.label, self.columns,
             pn.Row(self.seed, self.draws), errors["input"], button, self.status,
             errors["run"], option_card("Positive label", "bcm-scores-card-positive",

@@ -113,7 +113,7 @@ class Scores:
     See Also
     --------
     Scores.from_csv : Read labels and scores from a file.
-    bayescm.fit : The Bayesian bootstrap of the curves and the AUC.
+    bayescm.fit : The posterior of the curves and the AUC (a Dirichlet process by default).
     bayescm.plots.plot_roc : Draws the fitted ROC curve.
 
     Notes

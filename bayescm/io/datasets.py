@@ -178,7 +178,7 @@ def screening_scores() -> Scores:
 
     See Also
     --------
-    bayescm.fit : The Bayesian bootstrap of both ROC curves.
+    bayescm.fit : The posterior of both ROC curves (a Dirichlet process by default).
     bayescm.plots.plot_roc : Draws them.
     bayescm.plots.plot_delta_auc : The AUC difference of the two scores.
 

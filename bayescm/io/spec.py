@@ -32,8 +32,8 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     # dataset = "literature_table_s1"  # a data set shipped with the package (also "mushrooms",
     #                                #   "wordle", the batch "auditc", and the scores
     #                                #   "screening_scores"; see bcm.datasets.load)
-    # scores = "data/scores.csv"     # labels and scores (bcm.Scores, fitted by the Bayesian
-    # label = "disease"              #   bootstrap): the label column, one score column per
+    # scores = "data/scores.csv"     # labels and scores (bcm.Scores, fitted by a Dirichlet
+    # label = "disease"              #   process by default): the label column, one score column per
     # score = ["old", "new"]         #   classifier, positive = "1" (default 1 for 0/1 labels)
     # y_true = [1, 0, 1, ...]        # or inline: the labels and scores = [...] (one classifier)
     #                                #   or scores = {old = [...], new = [...]}
@@ -59,7 +59,8 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     draws = 5000
     chains = 4
     seed = 1
-    method = "auto"                  # auto, exact, nuts (scores: auto, binormal, bibeta)
+    method = "auto"                  # auto, exact, nuts (scores: auto = dirichlet_process,
+    #                                #   bootstrap, binormal, bibeta)
     metrics = ["tpr", "tnr", "bm"]   # default: all
     hdi_prob = 0.95
     # threshold = 0.5                # scores only: the confusion-matrix metrics' threshold,
@@ -275,7 +276,8 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
     _check_figures(data, figures, source)
     check_figures(options, figures, source)
     if "reliability" in figures and method in ("binormal", "bibeta"):
-        raise SpecError(f"{where}outputs.figures: 'reliability' needs the bootstrap of scores "
+        raise SpecError(f"{where}outputs.figures: 'reliability' needs the bootstrap or the "
+                        f"Dirichlet-process fit of scores "
                         f"(a {method} fit models the scores' distributions, not their "
                         "calibration).")
     fig_metrics = _names(outputs.get("figure_metrics", []), None, "outputs.figure_metrics",

@@ -34,7 +34,8 @@ class AnalysisSpec:
         Used for the default output folder ``output/<name>/``.
     data : ConfusionMatrix, dict of str -> ConfusionMatrix, or Scores
         One matrix, a batch (fitted as one tree with a ``classifier`` dim), or labels and
-        scores (the Bayesian bootstrap of :func:`bayescm.models.scores.fit_scores`).
+        scores (the nonparametric fits of :func:`bayescm.models.scores.fit_scores`, or the
+        parametric ones of ``options.method``).
     priors : dict
         The priors as :func:`bayescm.fit` takes them: ``prior`` (a preset for every
         parameter) and ``priors`` keyed by the model's parameters (only those given).

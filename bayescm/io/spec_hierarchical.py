@@ -127,7 +127,8 @@ def check_model_spec(data: Any, options: Mapping[str, Any], source: Any) -> None
     if nuts and not hierarchical and method not in NUTS_METHODS:
         raise SpecError(f"{where}options.{nuts[0]} tunes the NUTS sampler; give it with model = "
                         "'hierarchical' or method = 'nuts' (scores: 'binormal' or 'bibeta'). "
-                        "The exact sampler and the bootstrap have nothing to tune.")
+                        "The exact samplers (scores: dirichlet_process, bootstrap) have "
+                        "nothing to tune.")
     if not hierarchical:
         return
     from bayescm.models import registry

@@ -29,7 +29,7 @@ PRIOR_KEYS = ("default", "prevalence", "tpr", "tnr", "rates")
 OPTION_KEYS = ("draws", "chains", "seed", "method", "metrics", "hdi_prob", "threshold",
                "fpr_range", "grid_size", "n_bins", "model", "group", "target_accept", "tune")
 SCORE_OPTIONS = ("threshold", "fpr_range", "grid_size", "n_bins")
-SCORE_METHODS = ("auto", "exact", "binormal", "bibeta")
+SCORE_METHODS = ("auto", "exact", "dirichlet_process", "bootstrap", "binormal", "bibeta")
 """Options of scores only (:func:`bayescm.models.scores.fit_scores`)."""
 OUTPUT_KEYS = ("tables", "figures", "figure_metrics", "figure_format")
 TABLES = ("summary", "informedness")
@@ -225,13 +225,14 @@ def check_scores_spec(data: Any, priors: Mapping[str, Any], options: Mapping[str
         if given:
             raise SpecError(f"{where}options.{given[0]} applies to scores ([data] scores = ... "
                             "or a scores data set); drop it for confusion matrices.")
-        if options.get("method") in ("binormal", "bibeta"):
+        if options.get("method") in ("dirichlet_process", "bootstrap", "binormal", "bibeta"):
             raise SpecError(f"{where}options.method = {options['method']!r} models scores; "
                             "matrices take auto, exact or nuts.")
         return
     if options.get("method", "auto") not in SCORE_METHODS:
-        raise SpecError(f"{where}options.method of scores is 'auto' (the exact bootstrap), "
-                        f"'binormal' or 'bibeta' (parametric, NUTS), got {options['method']!r}.")
+        raise SpecError(f"{where}options.method of scores is 'auto' (= 'dirichlet_process', "
+                        f"exact draws), 'bootstrap' (the Bayesian bootstrap), 'binormal' or "
+                        f"'bibeta' (parametric, NUTS), got {options['method']!r}.")
 
 
 def _parse_simulate(table: Any, source: Any) -> dict[str, ConfusionMatrix]:
@@ -307,7 +308,7 @@ def _parse_score_priors(priors: Any, source: Any, method: str) -> dict[str, Any]
 
     Keyed by the method's parameters (``mu_pos``, ``sigma_pos``, ... or ``alpha_pos``, ...):
     tables ``{dist = "Normal", mu = 0, sigma = 1}``, ``HalfNormal`` or ``LogNormal``; the
-    ``prevalence`` as in matrix specs. The bootstrap has no priors.
+    ``prevalence`` as in matrix specs. The nonparametric methods have no priors.
     """
     from bayescm.models.roc_parametric_priors import PARAMETERS, prior_from_dict
 
@@ -315,8 +316,9 @@ def _parse_score_priors(priors: Any, source: Any, method: str) -> dict[str, Any]
     if not priors:
         return {}
     if method not in PARAMETERS:
-        raise SpecError(f"{where}[priors] does not apply to the Bayesian bootstrap of scores (flat "
-                        "Dirichlet weights over the items): drop it, or set options.method = "
+        raise SpecError(f"{where}[priors] does not apply to the nonparametric fits of scores "
+                        "(the Dirichlet-process default and the Bayesian bootstrap: Dirichlet "
+                        "weights over the items): drop it, or set options.method = "
                         "'binormal' or 'bibeta' and key the priors by their parameters.")
     _check_keys(priors, PARAMETERS[method], "priors", source)
     out = {}
@@ -347,9 +349,9 @@ def _parse_options(options: Any, source: Any) -> dict[str, Any]:
                                 f"{value!r}.")
             out["random_seed" if key == "seed" else key] = value
     if "method" in options:
-        if options["method"] not in ("auto", "exact", "nuts", "binormal", "bibeta"):
-            raise SpecError(f"{where}options.method must be auto, exact or nuts (binormal or "
-                            "bibeta for scores), got "
+        if options["method"] not in ("nuts", *SCORE_METHODS):
+            raise SpecError(f"{where}options.method must be auto, exact or nuts "
+                            "(dirichlet_process, bootstrap, binormal or bibeta for scores), got "
                             f"{options['method']!r}.")
         out["method"] = options["method"]
     if "metrics" in options:

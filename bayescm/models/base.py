@@ -288,6 +288,16 @@ class ModelKind(ABC):
         raise NotImplementedError(f"The {self.key} model declares standard_pipeline = False "
                                   "but has no fit of its own.")
 
+    def refit_arguments(self, ctx: Any, idata: xr.DataTree
+                        ) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+        """What :func:`bayescm.refit` fits again: the data, ``fit``'s options and the priors.
+
+        ``ctx`` is the tree's :class:`~bayescm.models.context.FitContext`. By default the
+        matrices rebuilt from the counts, no options, the tree's priors; a kind fitted from
+        other data (scores) rebuilds it from its tree.
+        """
+        return ctx.matrices(), {}, dict(ctx.priors)
+
     @classmethod
     def example(cls, random_seed: int = 0) -> xr.DataTree:
         """A small fitted result of this kind (for documentation and the contract tests)."""

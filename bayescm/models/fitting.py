@@ -102,9 +102,11 @@ def fit(
     method : {"auto", "exact", "nuts"}
         ``"exact"`` draws from the closed-form posterior (NumPy); ``"nuts"`` samples
         :func:`~bayescm.build_model` with PyMC; ``"auto"`` picks exact when every prior is
-        conjugate. :class:`~bayescm.Scores` take ``"bootstrap"`` (the default: the Bayesian
-        bootstrap, exact draws), ``"binormal"`` or ``"bibeta"`` (parametric class
-        distributions sampled with NUTS: :mod:`bayescm.models.roc_parametric`).
+        conjugate. :class:`~bayescm.Scores` take ``"dirichlet_process"`` (the default, also
+        ``"auto"``: a Dirichlet-process posterior of each class with mass beyond the observed
+        scores, exact draws; :mod:`bayescm.models.roc_dp`), ``"bootstrap"`` (the Bayesian
+        bootstrap), ``"binormal"`` or ``"bibeta"`` (parametric class distributions sampled
+        with NUTS: :mod:`bayescm.models.roc_parametric`).
     draws, chains : int
         Draws per chain and number of chains (default 4 x 5,000 = 20,000, as in the paper;
         4 x 1,000 for :class:`~bayescm.Scores`).
@@ -341,13 +343,16 @@ def refit(idata: xr.DataTree, *, draws: int | None = None, chains: int | None = 
     The model kind, class labels, counts, priors (decoded from the ``priors`` attribute),
     metrics and sampling settings are read back from the tree
     (:meth:`~bayescm.models.context.FitContext.from_tree`), so a loaded result can be redrawn
-    or extended (more draws, another seed, a changed prior) without the original objects.
+    or extended (more draws, another seed, a changed prior) without the original objects. A
+    scores fit is refitted from the labels and scores it stores, with its method (the default
+    ``"dirichlet_process"`` or ``"bootstrap"``) and curve options
+    (:meth:`~bayescm.models.base.ModelKind.refit_arguments` of its kind).
 
     Parameters
     ----------
     idata : xarray.DataTree
         A result of :func:`fit` (or :func:`bayescm.load`) of a kind fitted from confusion
-        matrices (binary, multiclass or a registered kind of that sort).
+        matrices (binary, multiclass or a registered kind of that sort) or from scores.
     draws, chains
         Override the tree's settings; default the tree's own.
     random_seed : int, SeedSequence or Generator, optional
@@ -372,8 +377,8 @@ def refit(idata: xr.DataTree, *, draws: int | None = None, chains: int | None = 
     Raises
     ------
     ValueError
-        The kind cannot be refitted (a paired comparison, scores), or the tree records a
-        custom prior or metric whose definition it does not hold.
+        The kind cannot be refitted (a paired comparison), or the tree records a custom
+        prior or metric whose definition it does not hold.
 
     See Also
     --------
@@ -390,20 +395,27 @@ def refit(idata: xr.DataTree, *, draws: int | None = None, chains: int | None = 
     True
     >>> bcm.refit(idata, draws=400)["posterior"].sizes["draw"]
     400
+    >>> roc = bcm.fit(bcm.Scores([1, 0, 1, 0, 1], [0.9, 0.3, 0.6, 0.7, 0.8]), draws=50,
+    ...               random_seed=4)
+    >>> again = bcm.refit(roc)
+    >>> again.attrs["method"], bool((again["posterior"]["auc"] == roc["posterior"]["auc"]).all())
+    ('dirichlet_process', True)
     """
     from bayescm.core.streams import seed_from_attrs
 
     ctx = FitContext.from_tree(idata, "refit", metrics,
                                remedy="Refit the original data with bcm.fit.")
-    opaque = [k for k, v in ctx.priors.items() if isinstance(v, Mapping)]
+    data, options, stored = ctx.kind.refit_arguments(ctx, idata)
+    opaque = [k for k, v in stored.items() if isinstance(v, Mapping)]
     changed = dict(priors or {})
     if any(k not in changed for k in opaque):
         raise ValueError(f"The tree records the priors of {opaque} only as a description; pass "
                          "them again with priors={...}.")
     seed = (seed_from_attrs(box.root_attrs(idata), strict=True) if random_seed is None
             else random_seed)
-    return fit(ctx.matrices(), priors={**ctx.priors, **changed}, model=ctx.kind.key,
+    return fit(data, priors={**stored, **changed}, model=ctx.kind.key,
                metrics=ctx.metrics, draws=ctx.draws if draws is None else draws,
                chains=ctx.chains if chains is None else chains,
                method=ctx.method if method is None else method,
-               hdi_prob=ctx.hdi_prob if hdi_prob is None else hdi_prob, random_seed=seed)
+               hdi_prob=ctx.hdi_prob if hdi_prob is None else hdi_prob, random_seed=seed,
+               **options)

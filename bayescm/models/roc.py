@@ -1,4 +1,4 @@
-r"""Posteriors of whole ROC and PR curves from scored items: the Bayesian bootstrap.
+r"""Posteriors of whole ROC and PR curves from weighted items: the Bayesian bootstrap and its tools.
 
 The Bayesian bootstrap (Rubin 1981; for ROC curves Gu, Ghosal & Roy 2008) puts a flat Dirichlet
 on the probabilities of the observed test items: every posterior draw is a set of weights
@@ -15,6 +15,13 @@ has no score values other than the observed ones (the curve's steps sit at the o
 scores). Ties in a score form one step of the curve, which is what "ties count as half" means
 for the AUC (the trapezoid over a tied step). At a fixed threshold the four weighted cells are
 exactly a Dirichlet(TP, FN, FP, TN) draw, i.e. :func:`bayescm.fit` with Haldane priors.
+
+That assumption is what fails for small samples with a high AUC: a curve that cannot leave the
+observed scores gives AUC intervals that are too narrow, and a point mass at AUC = 1 for
+separated classes. The default fit (:mod:`bayescm.models.roc_dp`) therefore adds four *novel
+atoms* to the items, above and below every score in each class, with their own weights; the
+functions here read them as any other items (an atom at ``+inf`` of each class forms one tied
+step, read as the diagonal across it). ``method="bootstrap"`` is this module's plain form.
 
 All functions are vectorised over draws (weights of shape ``(draws, n)``) and work on chunks of
 draws, so memory stays bounded.
@@ -296,9 +303,14 @@ def loss_draws(y: np.ndarray, scores: np.ndarray, weights: np.ndarray) -> dict[s
     return item_sums(y, scores, weights, 0.5)[0]
 
 
-def item_sums(y: np.ndarray, scores: np.ndarray, weights: np.ndarray, threshold: float
+def item_sums(y: np.ndarray, scores: np.ndarray, weights: np.ndarray, threshold: float,
+              observed: np.ndarray | None = None
               ) -> tuple[dict[str, np.ndarray], tuple[np.ndarray, ...]]:
     """Brier score, log-loss and the cells at ``threshold``, from one product of the weights.
+
+    ``observed`` (boolean per item, default all) marks the items the losses weigh: the novel
+    atoms of the Dirichlet-process fit (:mod:`bayescm.models.roc_dp`) count in the cells but
+    have no score a loss could read.
 
     Returns
     -------
@@ -318,11 +330,14 @@ def item_sums(y: np.ndarray, scores: np.ndarray, weights: np.ndarray, threshold:
     """
     predicted = scores >= threshold
     columns = [y & predicted, y & ~predicted, ~y & predicted, ~y & ~predicted]
-    probabilities = not (np.any(scores < 0) or np.any(scores > 1))
+    seen = scores if observed is None else np.where(observed, scores, 0.5)
+    probabilities = not (np.any(seen < 0) or np.any(seen > 1))
     if probabilities:
         target = y.astype(float)
-        p = np.clip(scores, EPS, 1 - EPS)
-        columns += [(scores - target) ** 2, target * np.log(p) + (1 - target) * np.log1p(-p)]
+        p = np.clip(seen, EPS, 1 - EPS)
+        columns += [(seen - target) ** 2, target * np.log(p) + (1 - target) * np.log1p(-p)]
+        if observed is not None:
+            columns = columns[:4] + [c * observed for c in columns[4:]] + [observed]
     matrix = np.stack(columns, axis=1).astype(weights.dtype)
     sums = np.asarray(weights @ matrix, dtype=np.float64)  # one pass over the weights
     total = sums[:, :4].sum(axis=1)
@@ -330,7 +345,8 @@ def item_sums(y: np.ndarray, scores: np.ndarray, weights: np.ndarray, threshold:
     if not probabilities:
         nan = np.full(weights.shape[0], np.nan)
         return {"brier": nan, "log_loss": nan.copy()}, cells
-    return {"brier": sums[:, 4] / total, "log_loss": -sums[:, 5] / total}, cells
+    weighed = total if observed is None else sums[:, 6]
+    return {"brier": sums[:, 4] / weighed, "log_loss": -sums[:, 5] / weighed}, cells
 
 
 def curve_bands(draws: np.ndarray, prob: float) -> dict[str, np.ndarray]:

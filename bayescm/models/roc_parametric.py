@@ -11,9 +11,9 @@ threshold (:mod:`bayescm.models.roc_parametric_curves`)::
                score | negative ~ Beta(alpha_neg, beta_neg)
     both:      prevalence ~ Beta(1, 1),   n_positive ~ Binomial(n, prevalence)
 
-What each assumes, next to the default Bayesian bootstrap
-(:func:`~bayescm.models.scores.fit_scores`, which assumes only that the test items are
-exchangeable draws from the population, and keeps the curve's steps at the observed scores):
+What each assumes, next to the nonparametric fits (:func:`~bayescm.models.scores.fit_scores`:
+the default Dirichlet process and the Bayesian bootstrap, which assume only that the test items
+are exchangeable draws from the population, and keep the curve's steps at the observed scores):
 
 * **binormal** fits the *raw* scores: it assumes they are normal within each class. The
   classical binormal ROC model only needs *some* monotone transform of the scores to be normal

@@ -1,12 +1,22 @@
-"""``fit`` for scored items: the Bayesian-bootstrap posterior of ROC and PR curves as a tree.
+"""``fit`` for scored items: nonparametric posteriors of ROC and PR curves as a tree.
 
-:func:`fit_scores` (reached through ``bcm.fit(bcm.Scores(...))``) draws Dirichlet(1, ..., 1)
-weights over the test items (see :mod:`bayescm.models.roc`) and stores, per classifier: the AUC, the
-partial AUC over ``fpr_range``, the average precision, the Brier score, the log-loss, the ROC
-curve on an ``fpr`` grid (variable ``roc``), the PR curve on a ``recall`` grid (``pr``), the
-reliability curve per score ``bin`` with the expected calibration error (``ece``, and
-``ece_reference`` under perfect calibration), and every binary confusion-matrix metric at
-``threshold``. Several classifiers share the weights (dim ``classifier``), so
+:func:`fit_scores` (reached through ``bcm.fit(bcm.Scores(...))``) draws weights over the test
+items and stores, per classifier: the AUC, the partial AUC over ``fpr_range``, the average
+precision, the Brier score, the log-loss, the ROC curve on an ``fpr`` grid (variable ``roc``),
+the PR curve on a ``recall`` grid (``pr``), the reliability curve per score ``bin`` with the
+expected calibration error (``ece``, and ``ece_reference`` under perfect calibration), and
+every binary confusion-matrix metric at ``threshold``. Two methods (:data:`METHODS`):
+
+* ``"dirichlet_process"`` (the default): each class's score distribution has a
+  Dirichlet-process posterior with one prior item's mass beyond the observed scores, half above
+  and half below (:mod:`bayescm.models.roc_dp`, where the choice is argued and its coverage
+  stated); the AUC keeps its 95 % promise where the bootstrap's does not (small samples, high
+  AUC, separated classes);
+* ``"bootstrap"`` (stored as ``"bayesian_bootstrap"``): Dirichlet(1, ..., 1) weights on the
+  observed items only (:mod:`bayescm.models.roc`), the limit of the first as its prior mass goes
+  to 0.
+
+Several classifiers share the weights (dim ``classifier``), so
 ``bcm.prob_superior(idata, "B", "A", metric="auc")`` is a paired comparison.
 """
 
@@ -32,22 +42,37 @@ from bayescm.metrics.evaluation import evaluate
 from bayescm.metrics.metric import Metric
 from bayescm.metrics.scores import SCORE_METRICS
 from bayescm.models.base import ModelKind
-from bayescm.models.calibration import calibration_draws, expected_calibrated_ece
+from bayescm.models.calibration import calibration_draws
 from bayescm.models.pipeline import diagnostic_variables
 from bayescm.models.registry import register
-from bayescm.models.roc import (
-    CurveDraws,
-    bayesian_bootstrap_weights,
-    curve_draws,
-    item_sums,
-    loss_draws,
+from bayescm.models.roc import CurveDraws, bayesian_bootstrap_weights, curve_draws, item_sums
+from bayescm.models.roc_dp import CONCENTRATION, dirichlet_process_weights, with_novel_items
+from bayescm.models.scores_observed import (
+    fpr_range_of,
+    observed_values,
+    scores_from_tree,
+    threshold_counts,
 )
 
-__all__ = ["CURVES", "fit_scores"]
+__all__ = ["CURVES", "METHODS", "fit_scores"]
 
 CURVES = ("roc", "pr", "reliability")
 """Curve variables (one value per grid point), left out of a default summary."""
 
+
+METHODS = {"dirichlet_process": "dirichlet_process", "bootstrap": "bayesian_bootstrap"}
+"""The nonparametric methods of scores (``method=``) and the name each result stores."""
+
+_STORED = {"auto": "dirichlet_process", "exact": "dirichlet_process", **METHODS,
+           "bayesian_bootstrap": "bayesian_bootstrap"}
+
+_NOTES = {
+    "dirichlet_process": "Dirichlet-process posterior of each class (concentration 1, base "
+                         "measure half above and half below every observed score): "
+                         "Dirichlet(1, ..., 1) weights over the items and Gamma(1/2) weights "
+                         "on four novel atoms; each draw is one whole ROC curve",
+    "bayesian_bootstrap": "Dirichlet(1, ..., 1) weights over the test items (Bayesian "
+                          "bootstrap); each draw is one whole ROC curve"}
 
 _CHUNK = 256
 
@@ -64,6 +89,7 @@ def fit_scores(
     grid_size: int = 201,
     n_bins: int = 10,
     hdi_prob: float | None = None,
+    method: str = "dirichlet_process",
 ) -> xr.DataTree:
     """Posterior of the ROC and PR curves, AUC, calibration and thresholded metrics of scores.
 
@@ -72,7 +98,7 @@ def fit_scores(
     data : Scores
         Labels and one or more classifiers' scores on the same items.
     draws, chains : int
-        Bootstrap draws per chain and chains (independent draws; 4 x 1,000 by default).
+        Draws per chain and chains (independent draws; 4 x 1,000 by default).
     random_seed : int, SeedSequence or Generator, optional
         Same seed, same weights (recorded in the result).
     metrics : list of str or Metric, optional
@@ -89,6 +115,10 @@ def fit_scores(
     hdi_prob : float, optional
         Recorded as the default interval probability of :func:`bayescm.summary`; default
         ``bcm.rcParams["stats.hdi_prob"]``.
+    method : {"dirichlet_process", "bootstrap"}
+        The Dirichlet-process posterior with mass beyond the observed scores (the default;
+        :mod:`bayescm.models.roc_dp`) or the plain Bayesian bootstrap (stored as
+        ``"bayesian_bootstrap"``, which is accepted too).
 
     Returns
     -------
@@ -96,7 +126,15 @@ def fit_scores(
         ``posterior`` and ``observed_metrics`` (the same variables at the observed items:
         scikit-learn's AUC and average precision, the plug-in Brier score, ...),
         ``observed_data`` (``y``, ``scores``, ``counts`` at the threshold), ``constant_data``
-        (bin edges, counts and mean scores) and ``diagnostics``.
+        (bin edges, counts and mean scores) and ``diagnostics``; the root attribute ``method``
+        records the method.
+
+    Raises
+    ------
+    TypeError
+        ``data`` is not a :class:`~bayescm.Scores`.
+    ValueError
+        An unknown ``method``, or an option out of range.
 
     Examples
     --------
@@ -109,16 +147,23 @@ def fit_scores(
     ('chain', 'draw', 'fpr')
     >>> 0.7 < float(idata["posterior"]["auc"].mean()) < 0.95
     True
+    >>> idata.attrs["method"], bcm.fit(data, method="bootstrap", draws=10).attrs["method"]
+    ('dirichlet_process', 'bayesian_bootstrap')
     """
     if not isinstance(data, Scores):
         raise TypeError(f"fit_scores needs a bcm.Scores, got {type(data).__name__}.")
+    if not isinstance(method, str) or method not in (*METHODS, "bayesian_bootstrap"):
+        raise ValueError(f"fit_scores takes method='dirichlet_process' (the default) or "
+                         f"'bootstrap', got {method!r}.")
+    method = _STORED[method]
+    novel = method == "dirichlet_process"
     draws = check_int(draws, "draws", 1)
     chains = check_int(chains, "chains", 1)
     hdi_prob = hdi_prob_for(hdi_prob)
     threshold = check_real(threshold, "threshold")
     grid_size = check_int(grid_size, "grid_size", 2, 100_000)
     n_bins = check_int(n_bins, "n_bins", 1, 10_000)
-    lo, hi = _fpr_range(fpr_range)
+    lo, hi = fpr_range_of(fpr_range)
     selected = [m for m in resolve_metrics(metrics, BINARY_METRICS, "binary") if m.name != "fpr"]
     names = data.names
     total = chains * draws
@@ -128,25 +173,30 @@ def fit_scores(
     rng_cal = np.random.default_rng(child(seq, 1))
     fpr_grid = np.linspace(0.0, 1.0, grid_size)
     recall_grid = np.linspace(0.0, 1.0, grid_size)
-    y = data.y
+    y, n_items = data.y, data.n
+    # the Dirichlet process's novel atoms follow the items (above or below every score)
+    items = {k: with_novel_items(y, s) if novel else (y, s) for k, s in data.scores.items()}
+    y_all = items[names[0]][0]
     # the weight columns: the first classifier's positives, then its negatives, each by score,
     # so that its curves read two slices of the weights (the others gather theirs)
-    lead = CurveDraws(y, data.scores[names[0]])
+    lead = CurveDraws(y_all, items[names[0]][1])
     layout = np.r_[lead.pos_items, lead.neg_items]
     columns = np.empty_like(layout)
     columns[layout] = np.arange(layout.size)
-    curves = {name: CurveDraws(y, s, columns) for name, s in data.scores.items()}
-    y_cols = y[layout]
-    scores_cols = {name: s[layout] for name, s in data.scores.items()}
+    curves = {name: CurveDraws(y_all, s, columns) for name, (_, s) in items.items()}
+    y_cols = y_all[layout]
+    scores_cols = {name: s[layout] for name, (_, s) in items.items()}
+    seen = layout < n_items if novel else None  # the losses weigh the observed items only
 
     def chunk(job: tuple[int, int]) -> dict[str, np.ndarray]:
         index, m = job  # each chunk has its own stream: results do not depend on threads
         rng = np.random.default_rng(child(seq, 2 + index))
-        weights = bayesian_bootstrap_weights(rng, m, y.size, np.float32)
+        weights = (dirichlet_process_weights(rng, m, n_items, np.float32, columns[n_items:])
+                   if novel else bayesian_bootstrap_weights(rng, m, n_items, np.float32))
         part: dict[str, np.ndarray] = {}
         for name, s in scores_cols.items():
-            losses, cells = item_sums(y_cols, s, weights, threshold)
-            values = {**curve_draws(y, data.scores[name], weights, fpr_grid, recall_grid,
+            losses, cells = item_sums(y_cols, s, weights, threshold, seen)
+            values = {**curve_draws(y_all, items[name][1], weights, fpr_grid, recall_grid,
                                     (lo, hi), curves[name]),
                       **losses, **evaluate(selected, cells, (m,))}
             part.update({f"{name}\0{key}": value for key, value in values.items()})
@@ -196,20 +246,18 @@ def fit_scores(
               "pred_class": ["positive", "negative"], "item": np.arange(y.size)}
     post_vars = variables(posterior, box.SAMPLE_DIMS, (chains, draws))
     groups = {"posterior": box.make_dataset(post_vars, coords, {
-        "method": "bayesian_bootstrap",
-        "note": "Dirichlet(1, ..., 1) weights over the test items (Bayesian bootstrap); each "
-                "draw is one whole ROC curve"})}
+        "method": method, "note": _NOTES[method]})}
     scalar = {k: v for k, v in post_vars.items() if k not in extra}
     groups["diagnostics"] = box.make_dataset(
         diagnostic_variables(scalar, "split", "mean"), coords,
         {"r_hat_method": "split", "ess_method": "mean",
          "note": "independent draws: classic split R-hat and Geyer ESS of the raw draws"})
     groups["observed_metrics"] = box.make_dataset(
-        _observed(data, selected, threshold, fpr_grid, recall_grid, (lo, hi), n_bins, names,
-                  single, long_names, extra), coords,
+        observed_values(data, selected, threshold, fpr_grid, recall_grid, (lo, hi), n_bins,
+                        names, single, long_names, extra), coords,
         {"note": "the same quantities at the observed items (every weight 1); NaN means "
                  "undefined"})
-    counts = np.stack([_counts(y, s, threshold) for s in data.scores.values()])
+    counts = np.stack([threshold_counts(y, s, threshold) for s in data.scores.values()])
     score_matrix = np.stack([data.scores[n] for n in names])
     groups["observed_data"] = box.make_dataset({
         "y": (("item",), y.astype(np.int8), {"long_name": "true class is positive (1) or not"}),
@@ -235,15 +283,14 @@ def fit_scores(
     from bayescm.models.context import FitContext, assemble
 
     ctx = FitContext(kind=ScoresModel(), priors={}, metrics=selected, counts=None, names=None,
-                     draws=draws, chains=chains, hdi_prob=hdi_prob, method="bayesian_bootstrap",
-                     seed=seq)
-    return assemble(ctx, groups, method="bayesian_bootstrap", threshold=threshold,
+                     draws=draws, chains=chains, hdi_prob=hdi_prob, method=method, seed=seq)
+    weights = {"dist": "Dirichlet", "name": method, "alpha": 1.0}
+    if novel:  # the novel atoms' Dirichlet parameter: half the concentration each
+        weights["novel"] = CONCENTRATION / 2
+    return assemble(ctx, groups, method=method, threshold=threshold,
                     fpr_range=box.json_attr([lo, hi]), n_bins=n_bins,
                     positive=str(data.positive), classifiers=box.json_attr(names),
-                    priors=box.json_attr({"weights": {"dist": "Dirichlet",
-                                                      "name": "bayesian_bootstrap",
-                                                      "alpha": 1.0}}),
-                    **record(seq))
+                    priors=box.json_attr({"weights": weights}), **record(seq))
 
 
 _SCORE_OPTIONS = ("threshold", "fpr_range", "grid_size", "n_bins")
@@ -254,11 +301,13 @@ _CATALOGUE: dict[str, Metric] = {**BINARY_METRICS, **SCORE_METRICS}
 
 @register
 class ScoresModel(ModelKind):
-    """The registered kind ``"scores"``: the Bayesian bootstrap of scored items.
+    """The registered kind ``"scores"``: nonparametric posteriors of scored items.
 
-    Fitted with ``bcm.fit(bcm.Scores(...))`` (exact draws of Dirichlet(1, ..., 1) weights, 4 x
-    1,000 by default). It has no parameter priors: the bootstrap's only "prior" is the flat
-    Dirichlet over the items. ``method="binormal"`` or ``"bibeta"`` fits parametric class
+    Fitted with ``bcm.fit(bcm.Scores(...))``: exact draws (4 x 1,000 by default) of the
+    Dirichlet-process posterior with mass beyond the observed scores (``method=
+    "dirichlet_process"``, the default) or of the Bayesian bootstrap (``method="bootstrap"``).
+    Neither has parameter priors: their "prior" is the Dirichlet over the items (and, for the
+    default, the novel atoms). ``method="binormal"`` or ``"bibeta"`` fits parametric class
     distributions instead (:mod:`bayescm.models.roc_parametric`, with ``priors={...}``).
 
     Examples
@@ -275,7 +324,7 @@ class ScoresModel(ModelKind):
     has_exact = True
     default_draws = 1000
     analyses = frozenset({"summary", "prob_superior", "rank_probabilities", "informedness",
-                          "curve_bands"})
+                          "curve_bands", "refit"})
     figures = ("roc", "pr", "reliability")
     catalogue = _CATALOGUE
 
@@ -314,7 +363,7 @@ class ScoresModel(ModelKind):
 
     @property
     def prior_arguments(self) -> tuple[str, ...]:
-        """``priors={...}`` keys of the parametric fits (the bootstrap has no priors)."""
+        """``priors={...}`` keys of the parametric fits (the nonparametric ones have none)."""
         from bayescm.models.roc_parametric_priors import PARAMETERS
 
         return tuple(dict.fromkeys(k for keys in PARAMETERS.values() for k in keys))
@@ -322,15 +371,16 @@ class ScoresModel(ModelKind):
     def resolve_priors(self, prior: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
         """No ``prior=``; ``priors={...}`` are kept for the parametric fits (checked there)."""
         if prior is not None:
-            raise ValueError("Scores are analysed with the Bayesian bootstrap, which has no "
+            raise ValueError("Scores are analysed with a Dirichlet-process posterior (or the "
+                             "Bayesian bootstrap), which has no "
                              "parameter priors or sampler options; drop prior=, prevalence=, "
                              "tpr=, tnr=, rates= and sampler_kwargs= (method='binormal' or "
                              "'bibeta' take priors={...} keyed by their parameters).")
         return {k: v for k, v in overrides.items() if v is not None}
 
     def build_pymc(self, names: Any, counts: Any, priors: Any) -> Any:
-        """No PyMC model (the bootstrap is exact)."""
-        raise ValueError("The scores model is the Bayesian bootstrap; it has no PyMC model.")
+        """No PyMC model (its draws are exact)."""
+        raise ValueError("The scores model draws its posterior exactly; it has no PyMC model.")
 
     def observed(self, counts: Any, priors: Any) -> Any:
         """Not used: :func:`fit_scores` computes the observed values from the items."""
@@ -342,11 +392,13 @@ class ScoresModel(ModelKind):
         raise NotImplementedError
 
     def fit(self, ctx: Any, options: Mapping[str, Any]) -> xr.DataTree:
-        """The Bayesian bootstrap (:func:`fit_scores`), or the parametric fits of ``method``.
+        """The nonparametric fits (:func:`fit_scores`), or the parametric fits of ``method``.
 
-        ``method="binormal"`` and ``"bibeta"`` go to
-        :func:`bayescm.models.roc_parametric.fit_parametric`, with a one-draw bootstrap of the
-        same items and curve options as its reference (grids and observed values).
+        ``"auto"`` and ``"exact"`` mean ``"dirichlet_process"``; ``"bootstrap"`` (or its stored
+        name ``"bayesian_bootstrap"``) the Bayesian bootstrap. ``method="binormal"`` and
+        ``"bibeta"`` go to :func:`bayescm.models.roc_parametric.fit_parametric`, with a one-draw
+        bootstrap of the same items and curve options as its reference (grids and observed
+        values).
         """
         options = dict(options)
         if ctx.method in ("binormal", "bibeta"):
@@ -373,70 +425,23 @@ class ScoresModel(ModelKind):
             raise TypeError(f"fit() of Scores got an unknown keyword argument {unknown[0]!r}; "
                             f"valid keywords for scores: draws, chains, random_seed, metrics, "
                             f"hdi_prob, {', '.join(_SCORE_OPTIONS)}.")
-        if ctx.method not in ("auto", "exact", "bootstrap"):
-            raise ValueError(f"Scores are analysed with method='bootstrap' (exact draws, the "
-                             f"default), 'binormal' or 'bibeta' (parametric curves sampled with "
+        if not isinstance(ctx.method, str) or ctx.method not in _STORED:
+            raise ValueError(f"Scores are analysed with method='dirichlet_process' (exact "
+                             f"draws, the default), 'bootstrap' (the Bayesian bootstrap, exact "
+                             f"draws), 'binormal' or 'bibeta' (parametric curves sampled with "
                              f"NUTS), got {ctx.method!r}.")
         return fit_scores(ctx.data, draws=ctx.draws, chains=ctx.chains, random_seed=ctx.seed,
-                          metrics=ctx.metrics, hdi_prob=ctx.hdi_prob, **options)
+                          metrics=ctx.metrics, hdi_prob=ctx.hdi_prob,
+                          method=_STORED[ctx.method], **options)
 
+    def refit_arguments(self, ctx: Any, idata: xr.DataTree
+                        ) -> tuple[Scores, dict[str, Any], dict[str, Any]]:
+        """The items, curve options and priors a scores result was fitted with.
 
-def _fpr_range(value: Any) -> tuple[float, float]:
-    if isinstance(value, (str, bytes)) or np.ndim(value) != 1 or len(value) != 2:
-        raise TypeError(f"fpr_range must be a pair (low, high), got {value!r}.")
-    lo = check_real(value[0], "fpr_range[0]", 0.0, 1.0)
-    hi = check_real(value[1], "fpr_range[1]", 0.0, 1.0)
-    if not lo < hi:
-        raise ValueError(f"fpr_range must be increasing, got {value!r}.")
-    return lo, hi
-
-
-def _counts(y: np.ndarray, s: np.ndarray, threshold: float) -> np.ndarray:
-    pred = s >= threshold
-    return np.array([[np.sum(y & pred), np.sum(y & ~pred)],
-                     [np.sum(~y & pred), np.sum(~y & ~pred)]], dtype=np.int64)
-
-
-def _observed(data: Scores, selected: list[Metric], threshold: float, fpr_grid: np.ndarray,
-              recall_grid: np.ndarray, fpr_range: tuple[float, float], n_bins: int,
-              names: list[str], single: bool, long_names: dict[str, str],
-              extra: Mapping[str, tuple[str, ...]]) -> dict[str, Any]:
-    """Every posterior variable at the observed items (weights all 1)."""
-    y = data.y
-    ones = np.ones((1, y.size))
-    per: dict[str, list[np.ndarray]] = {}
-    for name in names:
-        s = data.scores[name]
-        values = {**curve_draws(y, s, ones, fpr_grid, recall_grid, fpr_range),
-                  **loss_draws(y, s, ones)}
-        counts = _counts(y, s, threshold).astype(float)
-        # the catalogue takes cell proportions (tp + fn + fp + tn = 1), as the posterior's
-        cells = tuple((counts.reshape(-1) / counts.sum())[[0, 1, 2, 3]][:, None])
-        values.update(evaluate(selected, cells, (1,)))
-        values.update(_observed_calibration(y, s, n_bins))
-        for k, v in values.items():
-            per.setdefault(k, []).append(np.asarray(v)[0])
-    out = {}
-    for k, parts in per.items():
-        arr = np.stack(parts)
-        dims = ("classifier",) + extra.get(k, ())
-        if single:
-            arr, dims = arr[0], extra.get(k, ())
-        out[k] = (dims, arr, {"long_name": long_names.get(k, k)})
-    return out
-
-
-def _observed_calibration(y: np.ndarray, s: np.ndarray, n_bins: int) -> dict[str, np.ndarray]:
-    if np.any(s < 0) or np.any(s > 1):
-        nan = np.full((1,), np.nan)
-        return {"ece": nan, "ece_reference": nan.copy(),
-                "reliability": np.full((1, n_bins), np.nan)}
-    bins = np.minimum((s * n_bins).astype(int), n_bins - 1)
-    count = np.bincount(bins, minlength=n_bins).astype(float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rate = np.bincount(bins, weights=y.astype(float), minlength=n_bins) / count
-        conf = np.bincount(bins, weights=s, minlength=n_bins) / count
-    used = count > 0
-    ece = np.abs(rate[used] - conf[used]) @ (count[used] / count.sum())
-    return {"ece": np.array([ece]), "ece_reference": np.array([expected_calibrated_ece(s, bins)]),
-            "reliability": rate[None]}
+        The labels and scores come from ``observed_data``, the options from the root
+        attributes and the grid; the nonparametric methods have no priors to pass.
+        """
+        data, options = scores_from_tree(idata)
+        if ctx.method in ("binormal", "bibeta"):
+            return data, options, dict(ctx.priors)
+        return data, {**options, "n_bins": int(box.root_attrs(idata)["n_bins"])}, {}

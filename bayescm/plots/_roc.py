@@ -1,6 +1,6 @@
 """Curves of a scores fit: ROC and PR curves with their pointwise and simultaneous bands.
 
-A scores fit (``bcm.fit(bcm.Scores(...))``, the Bayesian bootstrap) holds whole curves: every
+A scores fit (``bcm.fit(bcm.Scores(...))``, nonparametric by default) holds whole curves: every
 draw of ``roc`` (over ``fpr``) and of ``pr`` (over ``recall``) is one curve. The bands are those
 of :func:`bayescm.models.roc.curve_bands`: the pointwise HDI at each grid point, and the
 simultaneous band that holds a fraction ``hdi_prob`` of the posterior curves entirely
@@ -61,8 +61,9 @@ def scores_posterior(idata: xr.DataTree, var: str, func: str, what: str) -> xr.D
         if getattr(key, "key", None) == "scores":
             raise ValueError(
                 f"{func} draws {what}: the posterior variable {var!r}, which this scores fit "
-                f"(method {idata.attrs.get('method')!r}) does not hold. The Bayesian bootstrap, "
-                "bcm.fit(bcm.Scores(...)) with its default method, computes it.")
+                f"(method {idata.attrs.get('method')!r}) does not hold. The nonparametric "
+                "fits compute it: bcm.fit(bcm.Scores(...)) with its default method, or "
+                "method='bootstrap'.")
         raise ValueError(
             f"{func} draws {what} of a scores fit (posterior variable {var!r}); {kind}. Fit "
             "labels and scores first: bcm.fit(bcm.Scores(y_true, scores)), or bcm.Scores."

@@ -181,7 +181,7 @@ def plot_delta_auc(idata: xr.DataTree, b: Hashable, a: Hashable, ax: Axes | None
                    ) -> Axes:
     """Posterior of the difference ``AUC_B - AUC_A`` of two classifiers scored on the same items.
 
-    Both AUCs come from the same bootstrap weights, so the difference keeps their correlation
+    Both AUCs come from the same posterior weights, so the difference keeps their correlation
     (a paired comparison). Draws its density, shades the HDI, marks 0 and the observed
     difference, and gives P(B > A) in the title.
 
