@@ -18,7 +18,8 @@ import xarray as xr
 from bayescm.core import container as box
 from bayescm.core.scores import Scores
 from bayescm.core.validate import check_real
-from bayescm.metrics.base import Metric, evaluate
+from bayescm.metrics.evaluation import evaluate
+from bayescm.metrics.metric import Metric
 from bayescm.models.calibration import expected_calibrated_ece
 from bayescm.models.roc import curve_draws, loss_draws
 

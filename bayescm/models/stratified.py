@@ -3,13 +3,13 @@
 ``bcm.fit(bcm.StratifiedSample(counts, sizes))``. Within stratum ``s`` the items' cells
 (true class, prediction) have probabilities ``phi_s ~ Dirichlet(a + n_s)`` over the cells the
 stratum can hold (:meth:`~bayescm.core.stratified.StratifiedSample.possible`; ``a`` is the
-prior's concentration per cell, 1 by default: uniform over the stratum's possible cells). The population is finite: its
-``N_s - n_s`` unlabelled items of the stratum are drawn, per posterior draw, as
-``Multinomial(N_s - n_s, phi_s)``
-(:func:`~bayescm.models.stratified_fit.population_draws`; sampling without replacement from
-the stratum, with the labelled items known), and every metric is that of the population's
-own confusion matrix, ``sum_s (n_s + U_s) / N``: what an auditor wants to know of these
-million cases.
+prior's concentration per cell, 1 by default: uniform over the stratum's possible cells).
+
+The population is finite: the stratum's ``N_s - n_s`` unlabelled items are drawn, per
+posterior draw, as ``Multinomial(N_s - n_s, phi_s)``
+(:func:`~bayescm.models.stratified_fit.population_draws`: sampling without replacement from
+the stratum, the labelled items known), and every metric is that of the population's own
+confusion matrix, ``sum_s (n_s + U_s) / N``: what an auditor of these cases wants to know.
 ``finite=False`` gives the super-population instead, ``sum_s (N_s / N) phi_s``.
 
 Treating the labelled items as a random sample of the population instead weighs each stratum
