@@ -4,7 +4,8 @@ Turns a confusion matrix (or the labels, predictions or scores behind it) into t
 distribution of every metric, following Tötsch & Hoffmann (2021), as an ArviZ-schema DataTree.
 The public names, by task:
 
-**Data** (validated input objects): :class:`ConfusionMatrix`, :class:`Scores`.
+**Data** (validated input objects): :class:`ConfusionMatrix`, :class:`Scores`, :class:`Items`
+(an item-level evaluation log: clusters, repeated attempts, several systems).
 
 **Fitting and results**: :func:`fit` (the posterior of every metric), :func:`refit` (redraw or
 extend a result from its attributes), :func:`build_model` (the PyMC model), :func:`save`,
@@ -12,7 +13,8 @@ extend a result from its attributes), :func:`build_model` (the PyMC model), :fun
 
 **Reading a result**: :func:`summary`, :func:`probability`, :func:`informedness`,
 :func:`with_prevalence` (another deployment's prevalence), :func:`posterior_predictive`,
-:func:`summarize_batch` (summaries of many matrices in bounded memory).
+:func:`summarize_batch` (summaries of many matrices in bounded memory), :func:`pass_at_k`
+(pass@k of an items fit).
 
 **Comparing classifiers**: :func:`prob_superior`, :func:`rank_probabilities`,
 :func:`compare_paired` (two classifiers on one test set), :func:`leaderboard`.
@@ -51,6 +53,7 @@ from bayescm.core.config import rc_context, rcParams
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.container import load, save
 from bayescm.core.deprecation import warn_deprecated
+from bayescm.core.items import Items
 from bayescm.core.scores import Scores
 from bayescm.io import datasets
 from bayescm.models.build import build_model
@@ -68,6 +71,7 @@ _LAZY = {"app": "bayescm.app", "plots": "bayescm.plots", "samplesize":
 
 _LAZY_NAMES = {
     "summarize_batch": "bayescm.analyses.batch",
+    "pass_at_k": "bayescm.analyses.passk",
     "leaderboard": "bayescm.comparisons.leaderboard",
     "prob_superior": "bayescm.comparisons.superiority",
     "rank_probabilities": "bayescm.comparisons.ranks",
@@ -139,12 +143,12 @@ def __dir__() -> list[str]:
 
 __all__ = [
     # data
-    "ConfusionMatrix", "Scores",
+    "ConfusionMatrix", "Scores", "Items",
     # fitting and results
     "fit", "refit", "build_model", "load", "save",
     # reading a result
     "summary", "probability", "informedness", "with_prevalence", "posterior_predictive",
-    "summarize_batch",
+    "summarize_batch", "pass_at_k",
     # comparing classifiers
     "prob_superior", "rank_probabilities", "compare_paired", "leaderboard",
     # the common priors

@@ -145,6 +145,10 @@ class ModelKind(ABC):
     elementwise: ClassVar[bool] = False
     """Whether :meth:`derive` works element by element on any leading shape (the batch path
     may then lay the draws out classifier-major and skip transpositions)."""
+    own_data_model: ClassVar[bool] = False
+    """Whether :meth:`build_pymc` builds the model from the data the kind was made from (an
+    item-level log), not from confusion-matrix counts (then :func:`bayescm.build_model` takes
+    that data)."""
     figures: ClassVar[tuple[str, ...]] = ("metrics",)
     """The figures a specification draws for this kind by default, by the name of the
     ``bcm.plots`` function without ``plot_`` (``"metrics"``, ``"roc"``, ``"sroc"``, ...)."""

@@ -19,6 +19,7 @@ import xarray as xr
 from bayescm.core import container as box
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
+from bayescm.core.items import Items
 from bayescm.core.lazy import LazyArrays, lazy_variable
 from bayescm.core.resources import check_memory
 from bayescm.core.scores import Scores
@@ -53,7 +54,7 @@ PRIOR_KEYWORDS = ("prevalence", "tpr", "tnr", "rates")
 
 
 def fit(
-    data: ConfusionMatrix | Mapping[str, ConfusionMatrix] | Scores,
+    data: ConfusionMatrix | Mapping[str, ConfusionMatrix] | Scores | Items,
     prior: Any = None,
     *,
     priors: Mapping[str, Any] | None = None,
@@ -72,9 +73,12 @@ def fit(
 
     Parameters
     ----------
-    data : ConfusionMatrix, mapping of name -> ConfusionMatrix, or Scores
+    data : ConfusionMatrix, mapping of name -> ConfusionMatrix, Scores or Items
         One matrix, or several of the same classes; a mapping gives one tree with a
         ``classifier`` dim (the exact path draws the whole batch in one vectorised step).
+        :class:`~bayescm.Items` (an item-level evaluation log: clusters, repeated attempts,
+        several systems) gives the items model (:mod:`bayescm.models.items`; NUTS, 4 x 1,000
+        draws; sampler options ``tune``, ``target_accept``, ``cores``, ``nuts_sampler``).
         :class:`~bayescm.Scores` (labels and scores) give the posterior of whole ROC and PR
         curves, the AUC and calibration (:func:`bayescm.models.scores.fit_scores`, whose options
         ``threshold``, ``fpr_range``, ``grid_size`` and ``n_bins`` pass through).

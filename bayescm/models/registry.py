@@ -9,7 +9,7 @@ Examples
 --------
 >>> from bayescm.models import registry
 >>> registry.keys()
-['binary', 'hierarchical', 'multiclass', 'paired', 'scores']
+['binary', 'hierarchical', 'items', 'multiclass', 'paired', 'scores']
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ _KINDS: dict[str, type[ModelKind]] = {}
 
 BUILT_IN = {"binary": "bayescm.models.binary", "multiclass": "bayescm.models.multiclass",
             "scores": "bayescm.models.scores", "paired": "bayescm.models.paired",
-            "hierarchical": "bayescm.models.hierarchical"}
+            "hierarchical": "bayescm.models.hierarchical", "items": "bayescm.models.items"}
 """The built-in kinds and their modules, imported (and so registered) on first use."""
 
 
