@@ -25,9 +25,9 @@ from bayescm.models.items_density import K_GRID, SCALES, Layout
 __all__ = ["DEFAULT_TARGET_ACCEPT", "DEFAULT_TUNE", "OPTIONS", "SCALES", "fit_items",
            "pair_names"]
 
-DEFAULT_TUNE = 500
+DEFAULT_TUNE = 1000
 """Tuning steps per chain unless ``tune=`` is given."""
-DEFAULT_TARGET_ACCEPT = 0.9
+DEFAULT_TARGET_ACCEPT = 0.95
 """NUTS's target acceptance rate unless ``target_accept=`` is given (the non-centred effects of
 items with few attempts next to items with many leave curved regions; 0.9 avoided the
 occasional divergences of 0.8 in the simulation study)."""
