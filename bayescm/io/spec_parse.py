@@ -155,7 +155,7 @@ def _parse_data(data: Any, base: Path, source: Any
             if not isinstance(data["dataset"], str):
                 raise SpecError(f"{where}[data] dataset must be the name of a packaged data "
                                 f"set ({', '.join(datasets.DATASETS)}).")
-            return datasets.load(data["dataset"])  # matrices, a batch, or scores
+            return datasets.load(data["dataset"])  # type: ignore[return-value]
         if form == "scores":
             return _parse_scores(data, base, source)
         if form == "table":

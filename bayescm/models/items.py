@@ -98,7 +98,8 @@ class ItemsModel(ModelKind):
 
     def __init__(self, labels: Sequence[Any] = ("A",), clusters: bool = False,
                  named: bool = True, data: Items | None = None) -> None:
-        super().__init__(labels)
+        super().__init__([])  # no classes: the systems are kept apart from class labels
+        self.systems = [str(v) for v in labels]
         self.clusters = bool(clusters)
         self.named = bool(named)
         self.data = data
@@ -128,13 +129,21 @@ class ItemsModel(ModelKind):
         return {}
 
     def root_attrs(self) -> dict[str, Any]:
-        """Whether the log had clusters and named systems."""
-        return {"has_clusters": int(self.clusters), "named_systems": int(self.named)}
+        """The systems, and whether the log had clusters and named systems."""
+        import json
+
+        return {"systems": json.dumps(self.systems), "has_clusters": int(self.clusters),
+                "named_systems": int(self.named)}
 
     @classmethod
     def from_attrs(cls, attrs: Mapping[str, Any], labels: Sequence[Any]) -> ItemsModel:
         """The systems, the clusters flag and the named flag."""
-        return cls(labels or ("A",), bool(int(attrs.get("has_clusters", 0))),
+        import json
+
+        systems = json.loads(attrs["systems"]) if "systems" in attrs else ["A"]
+        if not isinstance(systems, list) or not systems:
+            raise ValueError(f"the attribute 'systems' should list the systems, got {systems!r}")
+        return cls(systems, bool(int(attrs.get("has_clusters", 0))),
                    bool(int(attrs.get("named_systems", 1))))
 
     @classmethod
@@ -162,7 +171,7 @@ class ItemsModel(ModelKind):
             raise ValueError("The items model's priors are set with priors={...} (keys: "
                              f"{', '.join(ITEMS_PARAMETERS)}), not prior=.")
         out = self.default_priors()
-        absent = {"sd_cluster": not self.clusters, "sd_system_item": len(self.labels) < 2}
+        absent = {"sd_cluster": not self.clusters, "sd_system_item": len(self.systems) < 2}
         for key, value in overrides.items():
             if value is None:
                 continue
