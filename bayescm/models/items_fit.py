@@ -14,7 +14,6 @@ mean over items of each item's share of correct attempts).
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,8 +21,7 @@ import numpy as np
 
 from bayescm.models.items_density import K_GRID, SCALES, Layout
 
-__all__ = ["DEFAULT_TARGET_ACCEPT", "DEFAULT_TUNE", "OPTIONS", "SCALES", "fit_items",
-           "pair_names"]
+__all__ = ["DEFAULT_TARGET_ACCEPT", "DEFAULT_TUNE", "OPTIONS", "SCALES", "fit_items"]
 
 DEFAULT_TUNE = 1000
 """Tuning steps per chain unless ``tune=`` is given."""
@@ -182,20 +180,4 @@ def fit_items(ctx: Any, options: Mapping[str, Any]) -> Any:
     from bayescm.models.items_tree import items_tree
 
     return items_tree(ctx, layout, draws, stats, sampler, opts["target_accept"])
-
-
-def pair_names(systems: list[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Every pair ``"B - A"`` (B the later system) and the positions of B and A.
-
-    Examples
-    --------
-    >>> from bayescm.models.items_fit import pair_names
-    >>> names, b, a = pair_names(["x", "y", "z"])
-    >>> names, b.tolist(), a.tolist()
-    (['y - x', 'z - x', 'z - y'], [1, 2, 2], [0, 0, 1])
-    """
-    pairs = list(itertools.combinations(range(len(systems)), 2))
-    names = [f"{systems[j]} - {systems[i]}" for i, j in pairs]
-    return (names, np.array([j for _, j in pairs], dtype=np.int64),
-            np.array([i for i, _ in pairs], dtype=np.int64))
 

@@ -7,14 +7,16 @@ of every NUTS path (:func:`bayescm.models.nuts.warn_convergence`).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from bayescm.metrics.items import ITEM_METRICS
 from bayescm.models.items_density import K_GRID, Layout
 
-__all__ = ["DIAGNOSED_ITEMS", "LONG_NAMES", "items_tree", "observed_accuracy"]
+__all__ = ["DIAGNOSED_ITEMS", "LONG_NAMES", "items_tree", "observed_accuracy", "pair_names"]
 
 DIAGNOSED_ITEMS = 2000
 """Per-item variables (``difficulty``) get R-hat and ESS, and join the convergence check, up to
@@ -47,21 +49,35 @@ def observed_accuracy(successes: np.ndarray, attempts: np.ndarray) -> np.ndarray
     return share.sum(axis=1) / np.maximum(answered.sum(axis=1), 1)
 
 
+def pair_names(systems: list[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Every pair ``"B - A"`` (B the later system) and the positions of B and A.
+
+    Examples
+    --------
+    >>> from bayescm.models.items_tree import pair_names
+    >>> names, b, a = pair_names(["x", "y", "z"])
+    >>> names, b.tolist(), a.tolist()
+    (['y - x', 'z - x', 'z - y'], [1, 2, 2], [0, 0, 1])
+    """
+    pairs = list(itertools.combinations(range(len(systems)), 2))
+    names = [f"{systems[j]} - {systems[i]}" for i, j in pairs]
+    return (names, np.array([j for _, j in pairs], dtype=np.int64),
+            np.array([i for i, _ in pairs], dtype=np.int64))
+
+
 def items_tree(ctx: Any, layout: Layout, draws: Mapping[str, np.ndarray], stats: Any,
                sampler: str, target_accept: float) -> Any:
     """Assemble the tree of an items fit from its draws ``(chain, draw, ...)`` and stats."""
     from bayescm.core import container as box
     from bayescm.models.context import assemble
     from bayescm.models.hierarchical_fit import diagnostics_dataset
-    from bayescm.models.items import ItemsModel
     from bayescm.models.items_estimands import estimands
-    from bayescm.models.items_fit import pair_names
 
     data = ctx.data
     keep = data.named_systems or data.n_systems > 1
     sys_dims: tuple[str, ...] = ("system",) if keep else ()
     lead = box.SAMPLE_DIMS
-    long_names = {**{m.name: m.long_name for m in ItemsModel.catalogue.values()},
+    long_names = {**{m.name: m.long_name for m in ITEM_METRICS.values()},
                   **ctx.kind.parameter_long_names, **LONG_NAMES}
     variables: dict[str, Any] = {}
 
