@@ -69,3 +69,35 @@ def small_hierarchical():
                                                            labels=labels)
         return bcm.fit(studies, model="hierarchical", group="study", random_seed=1, draws=200,
                        tune=300, chains=2, nuts_sampler="pymc", cores=1, target_accept=0.9)
+
+
+def synthetic_items_fit(log: bcm.Items, chains: int = 2, draws: int = 150) -> object:
+    """An items fit's tree assembled from NumPy draws around the truth (no NUTS).
+
+    The draws go through the same summaries (:func:`~bayescm.models.items_density.
+    summaries_of_draws`) and assembly (:func:`~bayescm.models.items_tree.items_tree`) as a
+    fit's, so the tree has every variable of one: for tests of what reads a fit (the tree,
+    pass@k, comparisons, figures, the ``eval`` command, the app) without sampling.
+    """
+    import warnings
+
+    import xarray as xr
+
+    from bayescm.models.context import FitContext
+    from bayescm.models.items_build import scales_of
+    from bayescm.models.items_density import Layout, summaries_of_draws
+    from bayescm.models.items_tree import items_tree
+
+    ctx = FitContext.from_arguments(log, draws=draws, chains=chains, random_seed=0)
+    layout = Layout(log.n_systems, log.n_items,
+                    0 if log.cluster_index is None else log.n_clusters, scales_of(log))
+    rng = np.random.default_rng(8)
+    x = rng.normal(0, 0.3, (chains * draws, layout.ndim))
+    x[:, :log.n_systems] += np.linspace(0.0, 0.8, log.n_systems)
+    cl = log.cluster_index if log.cluster_index is not None else np.zeros(log.n_items, np.int64)
+    out = summaries_of_draws(x, layout, cl)
+    out = {k: v.reshape((chains, draws) + v.shape[1:]) for k, v in out.items()}
+    stats = xr.Dataset({"diverging": (("chain", "draw"), np.zeros((chains, draws), bool))})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return items_tree(ctx, layout, out, stats, "numpy (test)", 0.95)

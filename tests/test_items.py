@@ -1,13 +1,12 @@
 """Item-level evaluations (issue 30): the log, the density, the estimands, the yardsticks.
 
 No NUTS here: the tree, pass@k and the comparisons are checked on a tree assembled from draws
-made with NumPy (``_synthetic_fit``); the fits themselves are in ``test_items_slow.py``.
+made with NumPy (``conftest.synthetic_items_fit``); the fits themselves are slow-marked.
 """
 
 from __future__ import annotations
 
 import re
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -28,6 +27,7 @@ from bayescm.models.items_density import (
     summaries_of_draws,
 )
 from bayescm.models.items_estimands import design_constants, estimands, pass_new
+from conftest import synthetic_items_fit
 
 
 def _frame(**extra: list) -> pd.DataFrame:
@@ -267,31 +267,9 @@ def test_naive_interval_is_the_beta_of_all_attempts() -> None:
 
 
 # ------------------------------------------------------------------------------ the tree
-def _synthetic_fit(log: bcm.Items, chains: int = 2, draws: int = 150) -> object:
-    """A tree assembled from NumPy draws around the truth (no NUTS): the assembly's test."""
-    import xarray as xr
-
-    from bayescm.models.context import FitContext
-    from bayescm.models.items_tree import items_tree
-
-    ctx = FitContext.from_arguments(log, draws=draws, chains=chains, random_seed=0)
-    layout = Layout(log.n_systems, log.n_items,
-                    0 if log.cluster_index is None else log.n_clusters, scales_of(log))
-    rng = np.random.default_rng(8)
-    x = rng.normal(0, 0.3, (chains * draws, layout.ndim))
-    x[:, :log.n_systems] += np.linspace(0.0, 0.8, log.n_systems)
-    cl = log.cluster_index if log.cluster_index is not None else np.zeros(log.n_items, np.int64)
-    out = summaries_of_draws(x, layout, cl)
-    out = {k: v.reshape((chains, draws) + v.shape[1:]) for k, v in out.items()}
-    stats = xr.Dataset({"diverging": (("chain", "draw"), np.zeros((chains, draws), bool))})
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return items_tree(ctx, layout, out, stats, "numpy (test)", 0.95)
-
-
 def test_the_tree_holds_the_contract_names_and_survives_save_and_load(tmp_path) -> None:
     log = bcm.datasets.eval_log()
-    idata = _synthetic_fit(log)
+    idata = synthetic_items_fit(log)
     post = idata["posterior"]
     assert idata.attrs["model"] == "items"
     for name in ("accuracy", "accuracy_items", "icc_item", "icc_cluster", "design_effect"):
@@ -309,7 +287,7 @@ def test_the_tree_holds_the_contract_names_and_survives_save_and_load(tmp_path) 
 
 
 def test_pass_at_k_prob_superior_and_ranks_read_the_tree() -> None:
-    idata = _synthetic_fit(bcm.datasets.eval_log())
+    idata = synthetic_items_fit(bcm.datasets.eval_log())
     out = bcm.pass_at_k(idata, k=[1, 5])
     assert out["pass_at_k"].dims == ("chain", "draw", "system", "k")
     np.testing.assert_allclose(out["pass_at_k"].sel(k=1), idata["posterior"]["accuracy"],
@@ -335,7 +313,7 @@ def test_pass_at_k_prob_superior_and_ranks_read_the_tree() -> None:
 def test_one_unnamed_system_has_no_system_dim() -> None:
     log = bcm.Items(pd.DataFrame({"item_id": np.repeat(np.arange(30), 2),
                                   "correct": np.tile([1, 0], 30)}))
-    idata = _synthetic_fit(log)
+    idata = synthetic_items_fit(log)
     assert idata["posterior"]["accuracy"].dims == ("chain", "draw")
     assert "accuracy_diff" not in idata["posterior"]
     assert bcm.pass_at_k(idata, k=3)["pass_at_k"].dims == ("chain", "draw", "k")

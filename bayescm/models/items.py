@@ -92,7 +92,7 @@ class ItemsModel(ModelKind):
     default_draws = 1000
     metric_family = "items"
     parameters = tuple(Parameter(name, (), _LONG[name], None) for name in ITEMS_PARAMETERS)
-    analyses = frozenset({"summary", "prob_superior", "rank_probabilities"})
+    analyses = frozenset({"summary", "prob_superior", "rank_probabilities", "item_level"})
     figures = ("items_accuracy", "items_differences")
     catalogue = ITEM_METRICS
 
