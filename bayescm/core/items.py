@@ -147,7 +147,7 @@ class Items:
     See Also
     --------
     bayescm.fit : The hierarchical model of the log (``model="items"``).
-    bayescm.pass_at_k : pass@k from the fit.
+    bayescm.pass_at_k : The pass@k of the fit.
 
     Examples
     --------
@@ -296,6 +296,10 @@ class Items:
             A file that breaks the CSV rules, or a column missing from the header.
         ItemsFormatError
             An empty id, a non-0/1 outcome, ... (see :class:`Items`), naming the line.
+
+        See Also
+        --------
+        Items : The same from a DataFrame.
 
         Examples
         --------

@@ -252,6 +252,11 @@ def plot_items_ranks(idata: xr.DataTree, ax: Axes | None = None, *, items: bool 
     matplotlib.axes.Axes
         The heatmap's axes.
 
+    Raises
+    ------
+    ValueError
+        Not an items fit, or a fit of one system.
+
     See Also
     --------
     bayescm.rank_probabilities : The probabilities as a table.
@@ -313,7 +318,7 @@ def observed_pass_at_k(successes: np.ndarray, attempts: np.ndarray, k: int
 def plot_pass_at_k(idata: xr.DataTree, ax: Axes | None = None, hdi_prob: float | None = None,
                    *, k: Any = None, all_k: bool = True, items: bool = False,
                    title: str | None = None, figsize: tuple[float, float] | None = None) -> Axes:
-    """pass@k and "all k attempts succeed" against k for each system, with HDI bands.
+    """The pass@k and "all k attempts succeed" of each system against k, with HDI bands.
 
     Parameters
     ----------
