@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -71,7 +72,8 @@ def small_hierarchical():
                        tune=300, chains=2, nuts_sampler="pymc", cores=1, target_accept=0.9)
 
 
-def synthetic_items_fit(log: bcm.Items, chains: int = 2, draws: int = 150) -> object:
+def synthetic_items_fit(log: bcm.Items, chains: int = 2, draws: int = 150,
+                        **options: Any) -> Any:
     """An items fit's tree assembled from NumPy draws around the truth (no NUTS).
 
     The draws go through the same summaries (:func:`~bayescm.models.items_density.
@@ -88,7 +90,8 @@ def synthetic_items_fit(log: bcm.Items, chains: int = 2, draws: int = 150) -> ob
     from bayescm.models.items_density import Layout, summaries_of_draws
     from bayescm.models.items_tree import items_tree
 
-    ctx = FitContext.from_arguments(log, draws=draws, chains=chains, random_seed=0)
+    options.setdefault("random_seed", 0)
+    ctx = FitContext.from_arguments(log, draws=draws, chains=chains, **options)
     layout = Layout(log.n_systems, log.n_items,
                     0 if log.cluster_index is None else log.n_clusters, scales_of(log))
     rng = np.random.default_rng(8)

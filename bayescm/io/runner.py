@@ -5,7 +5,9 @@ are drawn by :mod:`bayescm.plots` (one plotting system): ``"forest"`` is a grid 
 :func:`~bayescm.plots.plot_forest` panels, ``"posterior"`` is :func:`~bayescm.plots.plot_metrics`;
 a scores fit also has ``"roc"``, ``"pr"``, ``"reliability"`` and ``"delta_auc"``
 (:func:`scores_figure`), a hierarchical fit ``"sroc"`` and ``"group_forest"``
-(:func:`hierarchical_figure`, which also draws its ``"forest"``).
+(:func:`hierarchical_figure`, which also draws its ``"forest"``), an items fit
+``"items_accuracy"``, ``"items_differences"``, ``"items_ranks"`` and ``"pass_at_k"``
+(:func:`items_figure`).
 """
 
 from __future__ import annotations
@@ -22,14 +24,14 @@ from bayescm.core import container as box
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.files import atomic_write, ensure_folder
 from bayescm.core.stats import hdi_prob_for
-from bayescm.io.spec_parse import FIGURES, HIERARCHICAL_FIGURES, SCORE_FIGURES
+from bayescm.io.spec_parse import FIGURES, HIERARCHICAL_FIGURES, ITEMS_FIGURES, SCORE_FIGURES
 from bayescm.models import registry
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 __all__ = ["DEFAULT_FIGURE_METRICS", "OutputPlan", "figure", "hierarchical_figure",
-           "scores_figure", "write_outputs"]
+           "items_figure", "scores_figure", "write_outputs"]
 
 MAX_PAIR_PANELS = 6
 """Most panels of a ``delta_auc`` figure: every pair up to this, else each classifier against
@@ -99,13 +101,15 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
     idata : xarray.DataTree
         A result of :func:`bayescm.fit`.
     kind : str, default "forest"
-        One of ``forest, posterior, roc, pr, reliability, delta_auc, sroc, group_forest``.
+        One of ``forest, posterior, roc, pr, reliability, delta_auc, sroc, group_forest``,
+        ``items_accuracy, items_differences, items_ranks, pass_at_k``.
         Forest: one :func:`~bayescm.plots.plot_forest` panel per metric, a row per classifier
         or class (a single row for a single classifier) with the posterior mean, the HDI and
         the observed value. Posterior: :func:`~bayescm.plots.plot_metrics`, the densities of
         up to 8 classifiers (or classes) overlaid per panel. The others draw a scores fit
         (:func:`scores_figure`; ``metrics`` does not apply), or a hierarchical fit
-        (:func:`hierarchical_figure`, which draws its ``"forest"`` too).
+        (:func:`hierarchical_figure`, which draws its ``"forest"`` too), or an items fit
+        (:func:`items_figure`).
     metrics : list of str, optional
         Metrics to draw (aliases accepted); default see :func:`figure_metrics`.
     hdi_prob : float, optional
@@ -129,6 +133,8 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
         raise ValueError(f"Unknown figure {kind!r}; use one of {', '.join(FIGURES)}.")
     if kind in SCORE_FIGURES:
         return scores_figure(idata, kind, hdi_prob=hdi_prob)
+    if kind in ITEMS_FIGURES:
+        return items_figure(idata, kind, hdi_prob=hdi_prob)
     if kind in HIERARCHICAL_FIGURES or registry.kind_of(idata).pooled_groups:
         return hierarchical_figure(idata, kind, metrics, hdi_prob=hdi_prob)
     names = figure_metrics(idata, metrics)
@@ -223,6 +229,43 @@ def hierarchical_figure(idata: xr.DataTree, kind: str, metrics: Sequence[str] | 
         return plots.plot_group_forest(idata, figure_metrics(idata, metrics), hdi_prob=hdi_prob)
     raise ValueError(f"A hierarchical fit has the figures sroc, group_forest and forest, not "
                      f"{kind!r}.")
+
+
+@keyword_checked
+def items_figure(idata: xr.DataTree, kind: str, hdi_prob: float | None = None) -> Figure:
+    """A figure of an items fit: ``"items_accuracy"``, ``"items_differences"``, ...
+
+    ``"items_accuracy"`` is :func:`~bayescm.plots.plot_items_accuracy` (the items model's HDI
+    beside the CR1 and naive intervals), ``"items_differences"``
+    :func:`~bayescm.plots.plot_items_differences`, ``"items_ranks"``
+    :func:`~bayescm.plots.plot_items_ranks` and ``"pass_at_k"``
+    :func:`~bayescm.plots.plot_pass_at_k`. The differences and the ranks compare two systems
+    or more (a ValueError for one).
+
+    Examples
+    --------
+    >>> from bayescm.models.items import ItemsModel
+    >>> from bayescm.io.runner import items_figure
+    >>> items_figure(ItemsModel.example(), "items_accuracy").axes[0].get_title()
+    'Accuracy on a new item'
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    from bayescm import plots
+
+    if kind not in ITEMS_FIGURES:
+        raise ValueError(f"Unknown items figure {kind!r}; use one of "
+                         f"{', '.join(ITEMS_FIGURES)}.")
+    if kind == "items_ranks":
+        ax = plots.plot_items_ranks(idata)
+    elif kind == "items_accuracy":
+        ax = plots.plot_items_accuracy(idata, hdi_prob=hdi_prob)
+    elif kind == "items_differences":
+        ax = plots.plot_items_differences(idata, hdi_prob=hdi_prob)
+    else:
+        ax = plots.plot_pass_at_k(idata, hdi_prob=hdi_prob)
+    fig = ax.get_figure(root=True)
+    assert fig is not None  # the plots draw on pyplot figures
+    return fig
 
 
 def _posterior_figure(idata: xr.DataTree, names: list[str], prob: float) -> Figure:

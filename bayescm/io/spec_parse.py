@@ -38,7 +38,10 @@ SCORE_FIGURES = ("roc", "pr", "reliability", "delta_auc")
 plot_delta_auc)."""
 HIERARCHICAL_FIGURES = ("sroc", "group_forest")
 """Figures of a hierarchical fit only (plot_sroc, plot_group_forest of TPR and TNR)."""
-FIGURES = ("forest", "posterior", *SCORE_FIGURES, *HIERARCHICAL_FIGURES)
+ITEMS_FIGURES = ("items_accuracy", "items_differences", "items_ranks", "pass_at_k")
+"""Figures of an items fit only (plot_items_accuracy, plot_items_differences,
+plot_items_ranks, plot_pass_at_k)."""
+FIGURES = ("forest", "posterior", *SCORE_FIGURES, *HIERARCHICAL_FIGURES, *ITEMS_FIGURES)
 
 
 def _where(source: Path | str | None) -> str:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import xarray as xr
 
+from bayescm.core import container as box
 from bayescm.core.stats import hdi
 from bayescm.plots._checks import ITEMS, plot_function
 from bayescm.plots._common import (
@@ -101,8 +102,9 @@ def plot_items_accuracy(idata: xr.DataTree, ax: Axes | None = None,
 
     prob = hdi_prob_of(idata, hdi_prob)
     info = info_of(idata, "accuracy")
-    names, draws = _by_system(idata["posterior"]["accuracy"])
-    observed = np.atleast_1d(np.asarray(idata["observed_metrics"]["accuracy"].values))
+    names, draws = _by_system(box.get_group(idata, "posterior")["accuracy"])
+    observed = np.atleast_1d(np.asarray(box.get_group(idata, "observed_metrics")[
+        "accuracy"].values))
     rows = len(names)
     ax = new_axes(ax, figsize, default=(5.6, 1.6 + 0.55 * rows))
     y = np.arange(rows)[::-1].astype(float)
@@ -185,7 +187,7 @@ def plot_items_differences(idata: xr.DataTree, ax: Axes | None = None,
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     name = "accuracy_items_diff" if items else "accuracy_diff"
-    post = idata["posterior"]
+    post = box.get_group(idata, "posterior")
     if name not in post:
         raise ValueError("plot_items_differences compares systems; this fit has one. Put "
                          "several systems in one log (bcm.Items(..., system='model')).")
@@ -194,7 +196,7 @@ def plot_items_differences(idata: xr.DataTree, ax: Axes | None = None,
     info = info_of(idata, "accuracy_diff")
     pairs = [str(v) for v in da["pair"].values]
     draws = np.asarray(da.transpose(..., "pair").values, dtype=float).reshape(-1, len(pairs))
-    observed = np.asarray(idata["observed_metrics"][name].values, dtype=float)
+    observed = np.asarray(box.get_group(idata, "observed_metrics")[name].values, dtype=float)
     rows = len(pairs)
     ax = new_axes(ax, figsize, default=(5.6, 1.5 + 0.45 * rows))
     y = np.arange(rows)[::-1].astype(float)
@@ -273,7 +275,7 @@ def plot_items_ranks(idata: xr.DataTree, ax: Axes | None = None, *, items: bool 
     from bayescm.comparisons.ranks import rank_probabilities
     from bayescm.plots._batch import plot_rank_probabilities
 
-    if "system" not in idata["posterior"]["accuracy"].dims:
+    if "system" not in box.get_group(idata, "posterior")["accuracy"].dims:
         raise ValueError("plot_items_ranks ranks several systems; this fit has one.")
     ranks = rank_probabilities(idata, "accuracy_items" if items else "accuracy")
     ax = plot_rank_probabilities(ranks.rename({"system": "classifier"}), ax=ax,
@@ -377,7 +379,7 @@ def plot_pass_at_k(idata: xr.DataTree, ax: Axes | None = None, hdi_prob: float |
                          "pass@k (items=False) takes any k.")
     prob = hdi_prob_of(idata, hdi_prob)
     grid = np.asarray(out["k"].values)
-    obs = idata["observed_data"]
+    obs = box.get_group(idata, "observed_data")
     successes = np.asarray(obs["successes"].values)
     attempts = np.asarray(obs["attempts"].values)
     seen = [observed_pass_at_k(successes, attempts, int(v)) for v in grid]
