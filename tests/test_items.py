@@ -329,6 +329,10 @@ def test_priors_are_keyed_by_parameter_and_checked() -> None:
         one.resolve_priors(None, {"sd_cluster": bcm.priors.HalfNormal(1.0)})
     with pytest.raises(ValueError, match="set with priors="):
         kind.resolve_priors("laplace", {})
+    with pytest.raises(ValueError, match=r"sd_item is a standard deviation \(positive\); give "):
+        kind.resolve_priors(None, {"sd_item": bcm.priors.Normal(0.0, 1.0)})
+    assert kind.resolve_priors(None, {"sd_item": bcm.priors.LogNormal(0.0, 1.0)})[
+        "sd_item"] == bcm.priors.LogNormal(0.0, 1.0)
     with pytest.raises(TypeError, match="keyed by mu_logit"):
         bcm.fit(bcm.datasets.eval_log(), priors={"sd": bcm.priors.HalfNormal(1.0)})
     with pytest.raises(TypeError, match="unknown keyword argument 'tunes'"):

@@ -164,8 +164,13 @@ class ItemsModel(ModelKind):
         return []
 
     def resolve_priors(self, prior: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
-        """Defaults merged under ``priors={...}``; only the scales the log has may be given."""
+        """Defaults merged under ``priors={...}``; only the scales the log has may be given.
+
+        A scale's prior must keep it positive: bayescm's ``Normal`` (the whole real line) is
+        refused for ``sd_*`` with the priors that fit (``HalfNormal``, ``LogNormal``).
+        """
         from bayescm.priors import resolve_nuts_prior
+        from bayescm.priors.continuous import Normal
 
         if prior is not None:
             raise ValueError("The items model's priors are set with priors={...} (keys: "
@@ -180,6 +185,10 @@ class ItemsModel(ModelKind):
                        "one system has no system-by-item effects")
                 raise ValueError(f"priors={{{key!r}: ...}}: {why}; drop that prior.")
             out[key] = resolve_nuts_prior(value, key, _SUPPORT[key])
+            if _SUPPORT[key] == "positive" and isinstance(out[key], Normal):
+                raise ValueError(f"priors={{{key!r}: {out[key]!r}}}: {key} is a standard "
+                                 "deviation (positive); give bcm.priors.HalfNormal(sigma) or "
+                                 "bcm.priors.LogNormal(mu, sigma).")
         return {k: v for k, v in out.items() if not absent.get(k, False)}
 
     def build_pymc(self, names: list[str] | None, counts: np.ndarray | None,
