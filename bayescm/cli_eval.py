@@ -22,8 +22,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from bayescm.cli_common import (
     UsageError,
     existing,
@@ -38,7 +36,7 @@ from bayescm.cli_common import (
     table_json,
 )
 
-__all__ = ["add_parser", "figures_of", "run", "write_figures"]
+__all__ = ["add_parser", "run", "write_figures"]
 
 
 def add_parser(sub: Any) -> None:
@@ -121,34 +119,22 @@ def _fit(data: Any, **kwargs: Any) -> Any:
     return bcm.fit(data, **kwargs)
 
 
-def figures_of(idata: Any) -> list[str]:
-    """The figures of an items fit, as a spec's outputs name them.
+def write_figures(idata: Any, data: Any, folder: str | Path) -> list[Path]:
+    """Write the PNG of each default figure of the log ``data`` into ``folder``.
 
-    ``items_accuracy`` and ``pass_at_k``; with two systems or more also ``items_differences``
-    and ``items_ranks``.
-
-    Examples
-    --------
-    >>> from bayescm.models.items import ItemsModel
-    >>> from bayescm.cli_eval import figures_of
-    >>> figures_of(ItemsModel.example())
-    ['items_accuracy', 'items_differences', 'items_ranks', 'pass_at_k']
-    """
-    several = idata["posterior"].sizes.get("system", 1) > 1
-    return ["items_accuracy", *(["items_differences", "items_ranks"] if several else []),
-            "pass_at_k"]
-
-
-def write_figures(idata: Any, folder: str | Path) -> list[Path]:
-    """Write the PNG of each of :func:`figures_of` into ``folder`` (created if needed).
+    The figures a spec of the log draws by default
+    (:func:`bayescm.io.spec_items.default_items_figures`).
 
     Examples
     --------
     >>> import tempfile
     >>> from bayescm.models.items import ItemsModel
     >>> from bayescm.cli_eval import write_figures
-    >>> [p.name for p in write_figures(ItemsModel.example(), tempfile.mkdtemp())][:2]
-    ['items_accuracy.png', 'items_differences.png']
+    >>> import bayescm as bcm
+    >>> log = bcm.Items(ItemsModel.example_frame(), cluster="passage", system="system")
+    >>> files = write_figures(ItemsModel.example(), log, tempfile.mkdtemp())
+    >>> [p.name for p in files]
+    ['items_accuracy.png', 'items_differences.png', 'items_ranks.png', 'pass_at_k.png']
     """
     import matplotlib
 
@@ -157,10 +143,11 @@ def write_figures(idata: Any, folder: str | Path) -> list[Path]:
 
     from bayescm.core.files import atomic_write, ensure_folder
     from bayescm.io.runner import items_figure
+    from bayescm.io.spec_items import default_items_figures
 
     out = ensure_folder(folder, "figures")
     written = []
-    for name in figures_of(idata):
+    for name in default_items_figures(data):
         fig = items_figure(idata, name)
         try:
             written.append(atomic_write(f"{name}.png", partial(fig.savefig, dpi=120,
@@ -174,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
     """The ``eval`` command: read, fit, print the tables, draw the figures."""
     from bayescm.analyses.items_tables import eval_tables
     from bayescm.core.stats import hdi_prob_for
+    from bayescm.io.runner import eval_table
 
     data = _read(args)
     priors = _priors(args)
@@ -204,10 +192,7 @@ def run(args: argparse.Namespace) -> int:
                           "accuracy": table_json(systems), "accuracy_diff": table_json(pairs)},
                          indent=2))
     elif args.format == "csv":
-        both = pd.concat([systems.rename(index=lambda k: f"accuracy[{k}]"),
-                          pairs.rename(index=lambda k: f"accuracy_diff[{k}]")])
-        both.index.name = "variable"
-        both.to_csv(sys.stdout)
+        eval_table(idata).to_csv(sys.stdout)
     else:
         where = f" in {clusters:,} clusters" if clusters is not None else ""
         print(f"Accuracy on a new item: {data.n_items:,} items{where}, {data.n_attempts:,} "
@@ -224,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         if say:
             say(f"drawing into {args.plot}")
-        written = write_figures(idata, args.plot)
+        written = write_figures(idata, data, args.plot)
         if args.format == "table":
             print(f"\nwrote {', '.join(p.name for p in written)} to {args.plot}")
     return 0

@@ -28,10 +28,11 @@ from bayescm.io.spec_parse import FIGURES, HIERARCHICAL_FIGURES, ITEMS_FIGURES, 
 from bayescm.models import registry
 
 if TYPE_CHECKING:
+    import pandas as pd
     from matplotlib.figure import Figure
 
-__all__ = ["DEFAULT_FIGURE_METRICS", "OutputPlan", "figure", "hierarchical_figure",
-           "items_figure", "scores_figure", "write_outputs"]
+__all__ = ["DEFAULT_FIGURE_METRICS", "OutputPlan", "eval_table", "figure",
+           "hierarchical_figure", "items_figure", "scores_figure", "write_outputs"]
 
 MAX_PAIR_PANELS = 6
 """Most panels of a ``delta_auc`` figure: every pair up to this, else each classifier against
@@ -294,7 +295,8 @@ def write_outputs(
     """Write a spec's result tree, tables and figures into ``folder``.
 
     Files: ``<name>.nc`` (:func:`bayescm.save`), ``summary.csv`` (:func:`bayescm.summary`),
-    ``informedness.csv`` (binary, if requested) and ``<figure>.<format>`` per figure.
+    ``informedness.csv`` (binary, if requested), ``eval.csv`` (an evaluation log's
+    :func:`eval_table`) and ``<figure>.<format>`` per figure.
 
     Parameters
     ----------
@@ -342,6 +344,8 @@ def write_outputs(
         table = informedness(idata)
         table.index.name = "classifier"
         written["informedness"] = atomic_write("informedness.csv", table.to_csv, root=folder)
+    if "eval" in spec.tables:
+        written["eval"] = atomic_write("eval.csv", eval_table(idata).to_csv, root=folder)
     for kind in spec.figures:
         name = f"{kind}.{spec.figure_format}"
         say(f"drawing {folder / name}")
@@ -352,6 +356,31 @@ def write_outputs(
         finally:
             _close(fig)
     return written
+
+
+def eval_table(idata: xr.DataTree) -> pd.DataFrame:
+    """An items fit's accuracies and paired differences in one table (``eval.csv``).
+
+    The rows ``accuracy[SYSTEM]`` and ``accuracy_diff[B - A]`` of
+    :func:`bayescm.analyses.items_tables.eval_tables`, as ``bayescm eval --format csv`` prints
+    them.
+
+    Examples
+    --------
+    >>> from bayescm.models.items import ItemsModel
+    >>> from bayescm.io.runner import eval_table
+    >>> list(eval_table(ItemsModel.example()).index)
+    ['accuracy[A]', 'accuracy[B]', 'accuracy_diff[B - A]']
+    """
+    import pandas as pd
+
+    from bayescm.analyses.items_tables import eval_tables
+
+    systems, pairs = eval_tables(idata)
+    both = pd.concat([systems.rename(index=lambda k: f"accuracy[{k}]"),
+                      pairs.rename(index=lambda k: f"accuracy_diff[{k}]")])
+    both.index.name = "variable"
+    return both
 
 
 def _close(fig: Figure) -> None:

@@ -32,7 +32,7 @@ SCORE_OPTIONS = ("threshold", "fpr_range", "grid_size", "n_bins")
 SCORE_METHODS = ("auto", "exact", "binormal", "bibeta")
 """Options of scores only (:func:`bayescm.models.scores.fit_scores`)."""
 OUTPUT_KEYS = ("tables", "figures", "figure_metrics", "figure_format")
-TABLES = ("summary", "informedness")
+TABLES = ("summary", "informedness", "eval")
 SCORE_FIGURES = ("roc", "pr", "reliability", "delta_auc")
 """Figures of scores only (:mod:`bayescm.plots`: plot_roc, plot_pr, plot_reliability,
 plot_delta_auc)."""
@@ -131,7 +131,7 @@ def _parse_data(data: Any, base: Path, source: Any
             forms = ["tp"]
         else:
             raise SpecError(f"{where}[data] has no data: give tp/fn/tn/fp, counts, csv, table, "
-                            "dataset, scores or [data.classifiers].")
+                            "dataset, scores, items or [data.classifiers].")
     if len(forms) > 1:
         raise SpecError(f"{where}[data] gives both {forms[0]!r} and {forms[1]!r}; use one form.")
     form = forms[0]
