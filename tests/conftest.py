@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import os
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -104,3 +105,37 @@ def synthetic_items_fit(log: bcm.Items, chains: int = 2, draws: int = 150,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return items_tree(ctx, layout, out, stats, "numpy (test)", 0.95)
+
+
+class _Table(HTMLParser):
+    """The cells of the first HTML table, row by row."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None:
+            self.rows[-1].append("".join(self._cell).strip())
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def page_table(html: str) -> Any:
+    """The first HTML table of an app pane as a DataFrame indexed by its first column."""
+    import pandas as pd
+
+    parser = _Table()
+    parser.feed(html)
+    header, *rows = parser.rows
+    return pd.DataFrame(rows, columns=header).set_index(header[0])

@@ -16,7 +16,7 @@ import pandas as pd
 
 from bayescm.core.arguments import keyword_checked
 
-__all__ = ["SYSTEM_COLUMNS", "PAIR_COLUMNS", "eval_tables"]
+__all__ = ["SYSTEM_COLUMNS", "PAIR_COLUMNS", "eval_tables", "stack_tables"]
 
 SYSTEM_COLUMNS = ("observed", "mean", "hdi_lower", "hdi_upper", "naive_lower", "naive_upper",
                   "cr1_lower", "cr1_upper", "design_effect")
@@ -118,3 +118,24 @@ def eval_tables(idata: Any, hdi_prob: float | None = None
     table.index.name = "pair"
     systems.attrs["hdi_prob"] = table.attrs["hdi_prob"] = prob
     return systems, table
+
+
+def stack_tables(systems: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
+    """The two tables of :func:`eval_tables` as one: rows ``accuracy[S]``, ``accuracy_diff[P]``.
+
+    What ``bayescm eval --format csv`` prints, a spec's ``eval.csv`` and the app's download
+    hold.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from bayescm.analyses.items_tables import stack_tables
+    >>> systems = pd.DataFrame({"mean": [0.4, 0.6]}, index=["a", "b"])
+    >>> pairs = pd.DataFrame({"mean": [0.2], "p_greater": [0.99]}, index=["b - a"])
+    >>> list(stack_tables(systems, pairs).index)
+    ['accuracy[a]', 'accuracy[b]', 'accuracy_diff[b - a]']
+    """
+    both = pd.concat([systems.rename(index=lambda k: f"accuracy[{k}]"),
+                      pairs.rename(index=lambda k: f"accuracy_diff[{k}]")])
+    both.index.name = "variable"
+    return both

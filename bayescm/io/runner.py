@@ -372,15 +372,9 @@ def eval_table(idata: xr.DataTree) -> pd.DataFrame:
     >>> list(eval_table(ItemsModel.example()).index)
     ['accuracy[A]', 'accuracy[B]', 'accuracy_diff[B - A]']
     """
-    import pandas as pd
+    from bayescm.analyses.items_tables import eval_tables, stack_tables
 
-    from bayescm.analyses.items_tables import eval_tables
-
-    systems, pairs = eval_tables(idata)
-    both = pd.concat([systems.rename(index=lambda k: f"accuracy[{k}]"),
-                      pairs.rename(index=lambda k: f"accuracy_diff[{k}]")])
-    both.index.name = "variable"
-    return both
+    return stack_tables(*eval_tables(idata))
 
 
 def _close(fig: Figure) -> None:
