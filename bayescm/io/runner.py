@@ -296,7 +296,7 @@ def write_outputs(
 
     Files: ``<name>.nc`` (:func:`bayescm.save`), ``summary.csv`` (:func:`bayescm.summary`),
     ``informedness.csv`` (binary, if requested), ``eval.csv`` (an evaluation log's
-    :func:`eval_table`) and ``<figure>.<format>`` per figure.
+    ``eval_table``) and ``<figure>.<format>`` per figure.
 
     Parameters
     ----------

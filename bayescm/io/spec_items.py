@@ -1,6 +1,6 @@
 """Item-level evaluation logs in analysis specs: the data, priors, options and outputs, checked.
 
-A spec fits the items model (:mod:`bayescm.models.items`) to a log with::
+A spec fits the items model (``bayescm.models.items``) to a log with::
 
     [data]
     items = "eval_log.csv"           # one row per outcome; paths relative to the spec

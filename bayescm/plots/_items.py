@@ -86,7 +86,7 @@ def plot_items_accuracy(idata: xr.DataTree, ax: Axes | None = None,
     See Also
     --------
     plot_items_differences : The paired differences of the systems.
-    bayescm.analyses.items_frequentist.naive_intervals : The naive intervals.
+    bayescm.Items : The evaluation log.
 
     Examples
     --------
