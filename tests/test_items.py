@@ -1,7 +1,9 @@
 """Item-level evaluations (issue 30): the log, the density, the estimands, the yardsticks.
 
 No NUTS here: the tree, pass@k and the comparisons are checked on a tree assembled from draws
-made with NumPy (``conftest.synthetic_items_fit``); the fits themselves are slow-marked.
+made with NumPy (``conftest.synthetic_items_fit``). NUTS fits run in the slow tests of the
+command (``test_cli_eval``), the app (``test_app_items``), the specs and the figures; the
+coverage study is ``benchmarks/items_coverage.py`` (no slow test of it yet).
 """
 
 from __future__ import annotations
