@@ -4,8 +4,9 @@ Turns a confusion matrix (or the labels, predictions or scores behind it) into t
 distribution of every metric, following Tötsch & Hoffmann (2021), as an ArviZ-schema DataTree.
 The public names, by task:
 
-**Data** (validated input objects): :class:`ConfusionMatrix`, :class:`Scores`,
-:class:`StratifiedSample`.
+**Data** (validated input objects): :class:`ConfusionMatrix`, :class:`Scores`, :class:`Items`
+(an item-level evaluation log: clusters, repeated attempts, several systems),
+:class:`StratifiedSample` (a stratified audit).
 
 **Fitting and results**: :func:`fit` (the posterior of every metric), :func:`refit` (redraw or
 extend a result from its attributes), :func:`build_model` (the PyMC model), :func:`save`,
@@ -13,7 +14,8 @@ extend a result from its attributes), :func:`build_model` (the PyMC model), :fun
 
 **Reading a result**: :func:`summary`, :func:`probability`, :func:`informedness`,
 :func:`with_prevalence` (another deployment's prevalence), :func:`posterior_predictive`,
-:func:`summarize_batch` (summaries of many matrices in bounded memory).
+:func:`summarize_batch` (summaries of many matrices in bounded memory), :func:`pass_at_k`
+(pass@k of an items fit).
 
 **Comparing classifiers**: :func:`prob_superior`, :func:`rank_probabilities`,
 :func:`compare_paired` (two classifiers on one test set), :func:`leaderboard`.
@@ -52,6 +54,7 @@ from bayescm.core.config import rc_context, rcParams
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.container import load, save
 from bayescm.core.deprecation import warn_deprecated
+from bayescm.core.items import Items
 from bayescm.core.scores import Scores
 from bayescm.core.stratified import StratifiedSample
 from bayescm.io import datasets
@@ -70,6 +73,7 @@ _LAZY = {"app": "bayescm.app", "plots": "bayescm.plots", "samplesize":
 
 _LAZY_NAMES = {
     "summarize_batch": "bayescm.analyses.batch",
+    "pass_at_k": "bayescm.analyses.passk",
     "leaderboard": "bayescm.comparisons.leaderboard",
     "prob_superior": "bayescm.comparisons.superiority",
     "rank_probabilities": "bayescm.comparisons.ranks",
@@ -141,12 +145,12 @@ def __dir__() -> list[str]:
 
 __all__ = [
     # data
-    "ConfusionMatrix", "Scores", "StratifiedSample",
+    "ConfusionMatrix", "Scores", "Items", "StratifiedSample",
     # fitting and results
     "fit", "refit", "build_model", "load", "save",
     # reading a result
     "summary", "probability", "informedness", "with_prevalence", "posterior_predictive",
-    "summarize_batch",
+    "summarize_batch", "pass_at_k",
     # comparing classifiers
     "prob_superior", "rank_probabilities", "compare_paired", "leaderboard",
     # the common priors

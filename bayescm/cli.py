@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bayescm import cli_app, cli_plan, cli_roc, cli_run
+from bayescm import cli_app, cli_eval, cli_plan, cli_roc, cli_run
 from bayescm._version import __version__
 from bayescm.cli_common import (
     EXIT_USAGE,
@@ -32,6 +32,7 @@ from bayescm.cli_common import (
     existing,
     note_seed,
     one_line,
+    parameter_prior,
     positive_int,
     probability,
     progress,
@@ -70,38 +71,6 @@ def _matrix(args: argparse.Namespace) -> Any:
                    if c is None]
         raise UsageError(f"missing {', '.join(missing)} (or give a matrix with --csv FILE)")
     return bcm.ConfusionMatrix.from_counts(tp=args.tp, fn=args.fn, tn=args.tn, fp=args.fp)
-
-
-def _parameter_prior(text: str) -> tuple[str, Any]:
-    """``PARAM=PRIOR`` of ``--priors``: a prior name or a JSON table, read as a spec reads it.
-
-    Examples
-    --------
-    >>> from bayescm.cli import _parameter_prior
-    >>> _parameter_prior('tpr={"mean": 0.9, "concentration": 20}')
-    ('tpr', Beta(alpha=18.0, beta=2.0))
-    >>> _parameter_prior("tnr=jeffreys")
-    ('tnr', Jeffreys())
-    """
-    from bayescm.io.spec_parse import parse_prior
-
-    name, sep, value = text.partition("=")
-    name, value = name.strip(), value.strip()
-    if not sep or not name.isidentifier() or not value:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not PARAM=PRIOR (e.g. tpr=jeffreys or "
-            "prevalence='{\"fixed\": 0.5}')")
-    spec: Any = value
-    if value.startswith("{"):
-        try:
-            spec = json.loads(value)
-        except json.JSONDecodeError as err:
-            raise argparse.ArgumentTypeError(f"the prior of {name} is not valid JSON: "
-                                             f"{err.msg}") from None
-    try:
-        return name, parse_prior(spec, name)
-    except (TypeError, ValueError) as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _analyze(args: argparse.Namespace) -> int:
@@ -281,7 +250,7 @@ def build_parser() -> Parser:
                         "haldane")
     a.add_argument("--fixed-prevalence", type=probability,
                    help="a known share of positives (curated test set)")
-    a.add_argument("--priors", nargs="+", type=_parameter_prior, metavar="PARAM=PRIOR",
+    a.add_argument("--priors", nargs="+", type=parameter_prior, metavar="PARAM=PRIOR",
                    help="priors keyed by parameter, as in a spec's [priors] table: a name "
                         "(tpr=jeffreys) or a JSON table (tnr='{\"mean\": 0.9, "
                         "\"concentration\": 20}', prevalence='{\"fixed\": 0.5}')")
@@ -301,6 +270,7 @@ def build_parser() -> Parser:
     a.add_argument("--plot", metavar="FILE", help="write a figure of the metrics (PNG, PDF...)")
     a.set_defaults(func=_analyze)
     cli_roc.add_parser(sub)  # roc: labels and scores from a CSV file
+    cli_eval.add_parser(sub)  # eval: an item-level evaluation log (clusters, attempts)
 
     cli_plan.add_parser(sub)  # sample-size: an interval width, a claim, a difference
 

@@ -29,9 +29,9 @@ from bayescm.core.numtext import real_from_text, whole_from_text
 from bayescm.core.validate import check_probability
 
 __all__ = ["EXIT_USAGE", "Parser", "UsageError", "count", "decimals_for", "emit", "existing",
-           "format_table", "json_value", "note_seed", "one_line", "positive_int", "probability",
-           "progress", "real", "seed_for", "seed_int", "table_json", "warnings_as_lines",
-           "whole"]
+           "format_table", "json_value", "note_seed", "one_line", "parameter_prior",
+           "positive_int", "probability", "progress", "real", "seed_for", "seed_int",
+           "table_json", "warnings_as_lines", "whole"]
 
 EXIT_USAGE = 2
 
@@ -284,3 +284,35 @@ def count(text: str) -> int:
 def seed_int(text: str) -> int:
     """Argument type: a random seed (a whole number >= 0)."""
     return whole(text, 0, "", "is negative; a seed is >= 0", maximum=2**128)
+
+
+def parameter_prior(text: str) -> tuple[str, Any]:
+    """Argument type: ``PARAM=PRIOR`` of ``--priors``, a prior name or a JSON table, as a spec's.
+
+    Examples
+    --------
+    >>> from bayescm.cli_common import parameter_prior
+    >>> parameter_prior('tpr={"mean": 0.9, "concentration": 20}')
+    ('tpr', Beta(alpha=18.0, beta=2.0))
+    >>> parameter_prior("tnr=jeffreys")
+    ('tnr', Jeffreys())
+    """
+    from bayescm.io.spec_parse import parse_prior
+
+    name, sep, value = text.partition("=")
+    name, value = name.strip(), value.strip()
+    if not sep or not name.isidentifier() or not value:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not PARAM=PRIOR (e.g. tpr=jeffreys or "
+            "prevalence='{\"fixed\": 0.5}')")
+    spec: Any = value
+    if value.startswith("{"):
+        try:
+            spec = json.loads(value)
+        except json.JSONDecodeError as err:
+            raise argparse.ArgumentTypeError(f"the prior of {name} is not valid JSON: "
+                                             f"{err.msg}") from None
+    try:
+        return name, parse_prior(spec, name)
+    except (TypeError, ValueError) as err:
+        raise argparse.ArgumentTypeError(str(err)) from None

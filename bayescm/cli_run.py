@@ -68,11 +68,16 @@ def run(args: argparse.Namespace) -> int:
 def _report_run(spec: Any, path: Path, idata: Any, seed: int, drawn: bool,
                 written: dict[str, Path]) -> None:
     """What ``bayescm run`` did: the spec, the data fitted, the summary, the files written."""
+    from bayescm.core.items import Items
     from bayescm.core.scores import Scores
 
     data = spec.data
     if isinstance(data, Scores):
         what = f"{data.n:,} scored items, {len(data.names)} classifier(s)"
+    elif isinstance(data, Items):
+        clusters = f" in {data.n_clusters:,} clusters" if data.clusters is not None else ""
+        what = (f"an evaluation log ({data.n_attempts:,} outcomes of {data.n_systems} "
+                f"system(s) on {data.n_items:,} items{clusters})")
     elif isinstance(data, dict):
         first = next(iter(data.values()))
         what = (f"{len(data)} {first.n_classes}-class matrices "
@@ -101,5 +106,6 @@ MAX_SUMMARY_ROWS = 40
 """Longest summary ``bayescm run`` prints; a longer one is named by its file."""
 
 OUTPUT_KINDS = {"netcdf": "result tree (netCDF; bcm.load reads it)",
-                "summary": "summary table (CSV)", "informedness": "informedness table (CSV)"}
+                "summary": "summary table (CSV)", "informedness": "informedness table (CSV)",
+                "eval": "accuracy beside the naive and CR1 intervals, paired differences (CSV)"}
 """How ``bayescm run`` describes each file it wrote (the others are figures)."""

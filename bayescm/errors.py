@@ -8,12 +8,12 @@ subclasses, so code that catches the built-in classes keeps working.
 **Warnings** (a fit or a summary can still be used, but read the message):
 :class:`EmptyMatrixWarning`, :class:`PriorStrengthWarning`, :class:`PrevalenceMismatchWarning`,
 :class:`ConvergenceWarning`, :class:`MisspecificationWarning`, :class:`UndefinedDrawsWarning`,
-:class:`SharedRandomNumbersWarning`.
+:class:`SharedRandomNumbersWarning`, :class:`UnbalancedItemsWarning`.
 
 **Errors** (nothing was computed; the message says how to mend the input):
 :class:`ResourceLimitError`, :class:`CSVFormatError`, :class:`NumberTextError`,
 :class:`OutputError`, :class:`SpecError`, :class:`PriorFormError`, :class:`RcParamsError`,
-:class:`ScoreRangeError`, :class:`SchedulerUnreachableError`.
+:class:`ScoreRangeError`, :class:`SchedulerUnreachableError`, :class:`ItemsFormatError`.
 
 Examples
 --------
@@ -30,6 +30,7 @@ __all__ = [
     "CSVFormatError",
     "ConvergenceWarning",
     "EmptyMatrixWarning",
+    "ItemsFormatError",
     "MisspecificationWarning",
     "NumberTextError",
     "OutputError",
@@ -42,6 +43,7 @@ __all__ = [
     "ScoreRangeError",
     "SharedRandomNumbersWarning",
     "SpecError",
+    "UnbalancedItemsWarning",
     "UndefinedDrawsWarning",
 ]
 
@@ -169,6 +171,31 @@ class SharedRandomNumbersWarning(UserWarning):
     ...     warnings.simplefilter("always")
     ...     _ = bcm.prob_superior(a, b, metric="acc")
     >>> any(issubclass(w.category, bcm.errors.SharedRandomNumbersWarning) for w in seen)
+    True
+    """
+
+
+class UnbalancedItemsWarning(UserWarning):
+    """Some items were not answered by every system (an item-level evaluation log).
+
+    The items are kept: each system's accuracy uses the items it answered, and the systems'
+    shared item difficulty still pairs them on the items they share. Read it as "the systems
+    were not run on the same benchmark"; the comparison assumes the missing answers are missing
+    at random (not the items a system failed to finish).
+
+    See Also
+    --------
+    bayescm.Items : Warns when it reads such a log.
+
+    Examples
+    --------
+    >>> import warnings, pandas as pd, bayescm as bcm
+    >>> frame = pd.DataFrame({"item_id": [1, 2, 1], "system": ["a", "a", "b"],
+    ...                       "correct": [1, 0, 1]})
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     _ = bcm.Items(frame, system="system")
+    >>> any(issubclass(w.category, bcm.errors.UnbalancedItemsWarning) for w in seen)
     True
     """
 
@@ -369,4 +396,25 @@ class SchedulerUnreachableError(ConnectionError, ValueError):
     >>> from bayescm.analyses.batch_dask import SchedulerUnreachableError
     >>> issubclass(SchedulerUnreachableError, ValueError)
     True
+    """
+
+
+class ItemsFormatError(ValueError):
+    """An item-level evaluation log bayescm cannot read as it stands; the message says the fix.
+
+    Raised by :class:`bayescm.Items` for a missing column, an empty id, an outcome that is not
+    0/1, an item whose cluster changes between rows, or a repeated (item, system, attempt) row.
+
+    See Also
+    --------
+    bayescm.Items : The reader that raises it.
+
+    Examples
+    --------
+    >>> import pandas as pd, bayescm as bcm
+    >>> try:
+    ...     bcm.Items(pd.DataFrame({"item_id": [1, 2], "correct": [1, 2]}))
+    ... except bcm.errors.ItemsFormatError as err:
+    ...     print(str(err)[:40])
+    column 'correct': 2 is not an outcome (0
     """

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 import os
+from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -69,3 +71,71 @@ def small_hierarchical():
                                                            labels=labels)
         return bcm.fit(studies, model="hierarchical", group="study", random_seed=1, draws=200,
                        tune=300, chains=2, nuts_sampler="pymc", cores=1, target_accept=0.9)
+
+
+def synthetic_items_fit(log: bcm.Items, chains: int = 2, draws: int = 150,
+                        **options: Any) -> Any:
+    """An items fit's tree assembled from NumPy draws around the truth (no NUTS).
+
+    The draws go through the same summaries (:func:`~bayescm.models.items_density.
+    summaries_of_draws`) and assembly (:func:`~bayescm.models.items_tree.items_tree`) as a
+    fit's, so the tree has every variable of one: for tests of what reads a fit (the tree,
+    pass@k, comparisons, figures, the ``eval`` command, the app) without sampling.
+    """
+    import warnings
+
+    import xarray as xr
+
+    from bayescm.models.context import FitContext
+    from bayescm.models.items_build import scales_of
+    from bayescm.models.items_density import Layout, summaries_of_draws
+    from bayescm.models.items_tree import items_tree
+
+    options.setdefault("random_seed", 0)
+    ctx = FitContext.from_arguments(log, draws=draws, chains=chains, **options)
+    layout = Layout(log.n_systems, log.n_items,
+                    0 if log.cluster_index is None else log.n_clusters, scales_of(log))
+    rng = np.random.default_rng(8)
+    x = rng.normal(0, 0.3, (chains * draws, layout.ndim))
+    x[:, :log.n_systems] += np.linspace(0.0, 0.8, log.n_systems)
+    cl = log.cluster_index if log.cluster_index is not None else np.zeros(log.n_items, np.int64)
+    out = summaries_of_draws(x, layout, cl)
+    out = {k: v.reshape((chains, draws) + v.shape[1:]) for k, v in out.items()}
+    stats = xr.Dataset({"diverging": (("chain", "draw"), np.zeros((chains, draws), bool))})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return items_tree(ctx, layout, out, stats, "numpy (test)", 0.95)
+
+
+class _Table(HTMLParser):
+    """The cells of the first HTML table, row by row."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None:
+            self.rows[-1].append("".join(self._cell).strip())
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def page_table(html: str) -> Any:
+    """The first HTML table of an app pane as a DataFrame indexed by its first column."""
+    import pandas as pd
+
+    parser = _Table()
+    parser.feed(html)
+    header, *rows = parser.rows
+    return pd.DataFrame(rows, columns=header).set_index(header[0])

@@ -11,7 +11,6 @@ import asyncio
 import socket
 import sys
 import urllib.request
-from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
@@ -24,37 +23,7 @@ pytest.importorskip("panel")
 from bayescm.app.layout import AppPage, create_page
 from bayescm.app.matrixjob import MatrixJob
 from bayescm.cli import main
-
-
-class _Table(HTMLParser):
-    """The cells of the first HTML table, row by row."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.rows: list[list[str]] = []
-        self._cell: list[str] | None = None
-
-    def handle_starttag(self, tag: str, attrs: list) -> None:
-        if tag == "tr":
-            self.rows.append([])
-        elif tag in ("td", "th"):
-            self._cell = []
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("td", "th") and self._cell is not None:
-            self.rows[-1].append("".join(self._cell).strip())
-            self._cell = None
-
-    def handle_data(self, data: str) -> None:
-        if self._cell is not None:
-            self._cell.append(data)
-
-
-def page_table(html: str) -> pd.DataFrame:
-    parser = _Table()
-    parser.feed(html)
-    header, *rows = parser.rows
-    return pd.DataFrame(rows, columns=header).set_index(header[0])
+from conftest import page_table
 
 
 @pytest.fixture
@@ -248,7 +217,7 @@ def test_optional_settings_start_closed_and_the_first_screen_stays_short(page: A
     order = [id(o) for o in inputs]
     assert order.index(id(tab.button)) < order.index(id(tab.cards["priors"]))
     assert order.index(id(tab.status)) == order.index(id(tab.button)) + 1
-    for controller in (page.planning, page.compare, page.scores):
+    for controller in (page.planning, page.compare, page.scores, page.items):
         column = [id(o) for o in controller.view.objects[0].objects]
         assert column.index(id(controller.status)) == column.index(id(controller.button)) + 1
 

@@ -110,6 +110,12 @@ def groups() -> Any:
     return bcm.fit(subgroups(), draws=1000, random_seed=6)
 
 
+@cache
+def items() -> Any:
+    """The packaged evaluation log: 3 systems, 198 questions in 16 subdomains, 5 attempts."""
+    return bcm.fit(bcm.datasets.eval_log(), draws=300, random_seed=9)
+
+
 # --------------------------------------------------------------------------- the cases
 
 def _ax(draw: Callable[..., Any]) -> Callable[[], Figure]:
@@ -284,6 +290,10 @@ CASES: dict[str, Callable[[], Figure]] = {
     "spec_delta_auc_three": lambda: runner.figure(three_scores(), "delta_auc"),
     "cli_roc_three": lambda: runner.scores_figure(three_scores(), "roc"),
     "scores_reliability_three": _ax(lambda: plots.plot_reliability(three_scores())),
+    "items_accuracy": _ax(lambda: plots.plot_items_accuracy(items())),
+    "items_differences": _ax(lambda: plots.plot_items_differences(items())),
+    "items_ranks": _ax(lambda: plots.plot_items_ranks(items())),
+    "items_pass_at_k": _ax(lambda: plots.plot_pass_at_k(items())),
 }
 
 SIZES = {"binary_metric_column": (3.5, 2.6), "binary_grid_slide": (10, 5.6)}

@@ -38,6 +38,20 @@ def test_low_bfmi_high_rhat_low_ess_warn():
     assert "E-BFMI" in text and "R-hat" in text and "bulk ESS" in text and "tail ESS" in text
 
 
+def test_an_r_hat_just_over_the_limit_is_not_printed_as_the_limit(monkeypatch):
+    from bayescm.core import diagnostics
+    from bayescm.models.nuts import convergence_problems
+
+    good = np.random.default_rng(4).normal(size=(4, 500))
+    monkeypatch.setattr(diagnostics, "rhat", lambda x, method: np.array(1.0104))
+    (problem,) = [p for p in convergence_problems(_stats(0), {"accuracy": good}, 0.9)
+                  if p.startswith("R-hat")]
+    assert problem.startswith("R-hat 1.0104 > 1.01 for accuracy")
+    monkeypatch.setattr(diagnostics, "rhat", lambda x, method: np.array(1.25))
+    assert convergence_problems(_stats(0), {"accuracy": good}, 0.9)[0].startswith(
+        "R-hat 1.25 > 1.01")
+
+
 def test_clean_fit_is_silent():
     good = np.random.default_rng(3).normal(size=(4, 1000))
     assert warn_convergence(_stats(0), {"tpr": good}, 0.9) == []

@@ -29,6 +29,7 @@ from bayescm import plots
 from bayescm.models import registry
 from bayescm.plots._checks import SELECTIONS
 from bayescm.plots._grid import plot_forests
+from conftest import synthetic_items_fit
 
 
 @pytest.fixture(autouse=True)
@@ -60,6 +61,11 @@ def sites() -> Any:
     from bayescm.models.hierarchical import HierarchicalModel
 
     return HierarchicalModel.example()
+
+
+@cache
+def items() -> Any:
+    return synthetic_items_fit(bcm.datasets.eval_log())
 
 
 def _ranks() -> Any:
@@ -99,12 +105,18 @@ CALLS: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
     "plot_group_gaps": (plots.plot_group_gaps, lambda: (sites(), "tpr_gap")),
     "plot_assurance": (plots.plot_assurance, lambda: (_assurance(),)),
     "plot_stopping": (plots.plot_stopping, lambda: (_stopping(),)),
+    "plot_items_accuracy": (plots.plot_items_accuracy, lambda: (items(),)),
+    "plot_items_differences": (plots.plot_items_differences, lambda: (items(),)),
+    "plot_items_ranks": (plots.plot_items_ranks, lambda: (items(),)),
+    "plot_pass_at_k": (plots.plot_pass_at_k, lambda: (items(),)),
 }
 """A call of each public plot function that draws (the cases below spoil one argument)."""
 
 WRONG_KIND = {"plot_paired": binary, "plot_roc": binary, "plot_pr": paired,
               "plot_reliability": paired, "plot_delta_auc": binary, "plot_sroc": binary,
-              "plot_group_forest": scores, "plot_theta": scores}
+              "plot_group_forest": scores, "plot_theta": scores, "plot_items_accuracy": binary,
+              "plot_items_differences": scores, "plot_items_ranks": sites,
+              "plot_pass_at_k": binary}
 """Plots of one kind of result, and a result of another kind."""
 
 

@@ -22,10 +22,10 @@ MODELS = sorted((Path(__file__).resolve().parents[1] / "models").glob("*.toml"))
 def test_catalogue_is_complete():
     names = {p.stem for p in MODELS}
     assert {"cocaine_purity", "literature_table_s1", "simulated_classifier", "wordle",
-            "screening_scores", "auditc_meta"} <= names
+            "screening_scores", "auditc_meta", "eval_log"} <= names
 
 
-SLOW_SPECS = {"auditc_meta"}
+SLOW_SPECS = {"auditc_meta", "eval_log"}
 """Specs whose run takes long (NUTS with the spec's tuning): run with -m slow."""
 
 

@@ -6,8 +6,8 @@ the same page as a Panel layout for a notebook. It needs Panel (``pip install
 
 Tabs: the posterior of each metric of a binary or multiclass confusion matrix (priors, a
 deployment prevalence, P(informative/deceptive), downloads, the Python call that reproduces
-it), sample-size planning, comparing two classifiers, and ROC curves of scores. Modules, one
-job each:
+it), sample-size planning, comparing two classifiers, ROC curves of scores, and item-level
+evaluation logs (clusters, repeated attempts, several systems). Modules, one job each:
 
 ================  ============================================================================
 module            job
@@ -24,6 +24,7 @@ matrix_tab        the "Confusion matrix" tab
 planning_tab      the "Sample size" tab
 compare_tab       the "Compare two classifiers" tab
 scores_tab        the "Scores and ROC" tab
+items_tab         the "Evaluation log" tab
 layout            the page (header, how to read it, tabs, citation), built per session
 server            serving it: a free port, websocket origins, background or blocking
 ================  ============================================================================

@@ -1,4 +1,4 @@
-"""The page: a header, "how to read this", four tabs and the citation, built fresh per session.
+"""The page: a header, "how to read this", five tabs and the citation, built fresh per session.
 
 :func:`create_app` makes new widgets and tab controllers on every call, so each browser
 session (and each notebook cell) has its own state; the server calls it once per session.
@@ -18,6 +18,7 @@ from typing import Any
 import panel as pn  # type: ignore[import-not-found, unused-ignore]
 
 from bayescm.app.compare_tab import CompareTab
+from bayescm.app.items_tab import ItemsTab
 from bayescm.app.matrix_tab import MatrixTab
 from bayescm.app.planning_tab import PlanningTab
 from bayescm.app.scores_tab import ScoresTab
@@ -63,7 +64,7 @@ class AppPage:
     ----------
     view : panel.Column
         The page.
-    matrix, planning, compare, scores : Controller
+    matrix, planning, compare, scores, items : Controller
         The tabs, each with ``run()`` (what its button does).
     """
 
@@ -72,6 +73,7 @@ class AppPage:
     planning: PlanningTab
     compare: CompareTab
     scores: ScoresTab
+    items: ItemsTab
 
 
 def create_page(autorun: bool = True) -> AppPage:
@@ -87,9 +89,11 @@ def create_page(autorun: bool = True) -> AppPage:
     from bayescm._version import __version__
 
     matrix, planning, compare, scores = MatrixTab(), PlanningTab(), CompareTab(), ScoresTab()
+    items = ItemsTab()
     tabs = pn.Tabs(("Confusion matrix", matrix.view), ("Sample size", planning.view),
                    ("Compare two classifiers", compare.view), ("Scores and ROC", scores.view),
-                   dynamic=False, sizing_mode="stretch_width", css_classes=["bcm-tabs"])
+                   ("Evaluation log", items.view), dynamic=False,
+                   sizing_mode="stretch_width", css_classes=["bcm-tabs"])
     how = pn.Card(pn.pane.Markdown(HOW_TO_READ, css_classes=["bcm-how-to-read"],
                                    sizing_mode="stretch_width"),
                   title="How to read this (intervals, MU, observed value, units)",
@@ -110,7 +114,7 @@ def create_page(autorun: bool = True) -> AppPage:
             await matrix.run_async()
 
         pn.state.onload(first_run)
-    return AppPage(view, matrix, planning, compare, scores)
+    return AppPage(view, matrix, planning, compare, scores, items)
 
 
 def create_app() -> Any:

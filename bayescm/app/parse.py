@@ -22,8 +22,8 @@ from bayescm.errors import NumberTextError
 
 __all__ = [
     "MAX_UPLOAD_BYTES", "InputError", "csv_columns", "decode_upload", "matrix_from_csv",
-    "normalise_csv", "parse_count", "parse_real", "parse_shares", "parse_whole",
-    "scores_from_csv", "text_columns",
+    "items_from_csv", "normalise_csv", "parse_count", "parse_real", "parse_shares",
+    "parse_whole", "scores_from_csv", "text_columns",
 ]
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
@@ -379,3 +379,36 @@ def scores_from_csv(text: str, label: str, scores: Sequence[str], positive: str 
     positive = positive.strip() if positive and positive.strip() else None
     return _read(lambda: scores_from_table(table, label, list(scores), positive), "the file",
                  field)
+
+
+def items_from_csv(text: str, outcome: str, item: str, cluster: str | None = None,
+                   system: str | None = None, attempt: str | None = None, *,
+                   field: str = "input") -> Any:
+    """:class:`~bayescm.Items` from a pasted or uploaded log (one row per outcome).
+
+    Examples
+    --------
+    >>> from bayescm.app.parse import items_from_csv
+    >>> log = items_from_csv("q,ok\\nq1,1\\nq1,0\\nq2,1\\n", "ok", "q")
+    >>> log.successes.tolist(), log.attempts.tolist()
+    ([[1, 1]], [[2, 1]])
+    """
+    import pandas as pd
+
+    from bayescm.core.items import Items
+
+    if not outcome:
+        raise InputError("choose the column of the outcomes (1 right, 0 wrong).", field)
+    if not item:
+        raise InputError("choose the column of the item ids.", field)
+    table = _table(text, "the file", field)
+    names = [n for n in (outcome, item, cluster, system, attempt) if n]
+
+    def read() -> Any:
+        table.check_header().require(names)
+        frame = pd.DataFrame({n: table.texts(n, "a value") for n in dict.fromkeys(names)},
+                             index=pd.Index(table.lines[1:], name="line"))
+        return Items(frame, outcome=outcome, item=item, cluster=cluster or None,
+                     system=system or None, attempt=attempt or None)
+
+    return _read(read, "the file", field)

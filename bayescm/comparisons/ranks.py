@@ -18,6 +18,7 @@ from bayescm.comparisons.superiority import (
     _metric_direction,
     _metric_draws,
     _select,
+    batch_dim,
 )
 from bayescm.core import container as box
 from bayescm.core.arguments import keyword_checked
@@ -173,19 +174,19 @@ def _check_chunk(chunk_size: Any, n_cls: int) -> int:
     return int(chunk_size)
 
 
-def _rank_dataset(prob: np.ndarray, expected: np.ndarray, names: Sequence[str], attrs: dict
-                  ) -> xr.Dataset:
+def _rank_dataset(prob: np.ndarray, expected: np.ndarray, names: Sequence[str], attrs: dict,
+                  dim: str = "classifier") -> xr.Dataset:
     ranks = np.arange(1, prob.shape[1] + 1)
     return box.make_dataset(
         {
-            "rank_probability": (("classifier", "rank"), prob,
+            "rank_probability": ((dim, "rank"), prob,
                                  {"long_name": "probability of holding the rank (1 = best)"}),
-            "p_best": (("classifier",), prob[:, 0].copy(),
+            "p_best": ((dim,), prob[:, 0].copy(),
                        {"long_name": "probability of being the best (rank 1)"}),
-            "expected_rank": (("classifier",), expected,
+            "expected_rank": ((dim,), expected,
                               {"long_name": "posterior mean rank (1 = best)"}),
         },
-        {"classifier": list(names), "rank": ranks},
+        {dim: list(names), "rank": ranks},
         attrs,
     )
 
@@ -276,7 +277,7 @@ def rank_probabilities(
         name, da = _metric_draws(data, metric, group)
         kind = registry.kind_of(data, "rank_probabilities")
         direction = _metric_direction(kind, name, metric, direction)
-        dim = kind.batch_dims[0]  # "classifier", or a pooled fit's group dim
+        dim = batch_dim(kind, da)
     elif isinstance(data, xr.DataArray):
         da = data
         dim = "classifier"
@@ -291,6 +292,7 @@ def rank_probabilities(
             key = metric.name if isinstance(metric, Metric) else canonical_name(str(metric))
             binary = registry.get("binary")(["positive", "negative"])
             direction = _metric_direction(binary, key, metric, None)
+        dim = "classifier"
     else:
         raise TypeError(
             f"rank_probabilities expects a result tree or a DataArray of draws, got "
@@ -299,8 +301,8 @@ def rank_probabilities(
     if dim not in da.dims:
         raise ValueError(
             f"{name!r} has no {dim} dim (dims {list(da.dims)}); rank_probabilities ranks "
-            "the classifiers of a batch from bcm.fit({name: matrix, ...})."
-        )
+            "the classifiers of a batch from bcm.fit({name: matrix, ...}) or the systems of "
+            "an items fit.")
     da = _select(da, coords, keep=(dim,))
     names = [str(v) for v in da[dim].values] if dim in da.coords else [
         str(i) for i in range(da.sizes[dim])]
@@ -320,4 +322,4 @@ def rank_probabilities(
     prob, expected = counter.result()
     attrs = {"metric": name, "direction": direction, "draws": int(x.shape[0]),
              "tie_rule": _TIE_RULE}
-    return _rank_dataset(prob, expected, names, attrs)
+    return _rank_dataset(prob, expected, names, attrs, dim)

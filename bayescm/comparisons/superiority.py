@@ -41,7 +41,7 @@ from bayescm.metrics.metric import Metric
 from bayescm.models import registry
 from bayescm.models.base import ModelKind
 
-__all__ = ["prob_superior", "DIRECTIONS"]
+__all__ = ["prob_superior", "DIRECTIONS", "batch_dim"]
 
 DIRECTIONS = ("higher", "lower")
 """Accepted values of ``direction``: which way a metric improves."""
@@ -257,7 +257,7 @@ def prob_superior(
             )
         name, da = _metric_draws(a, metric, group)
         kind = registry.kind_of(a, "prob_superior")
-        dim = kind.batch_dims[0]  # "classifier", or a pooled fit's group dim
+        dim = batch_dim(kind, da)
         if dim not in da.dims:
             raise ValueError(
                 f"This result has no {dim} dim; pass two results "
@@ -269,8 +269,8 @@ def prob_superior(
         for label in (b, c):
             if str(label) not in names:
                 shown = ", ".join(names[:10]) + (", ..." if len(names) > 10 else "")
-                raise KeyError(f"{dim.capitalize()} {label!r} is not in the batch "
-                               f"({dim}s: {shown}).")
+                raise KeyError(f"{dim.capitalize()} {label!r} is not in the batch ({dim}s: "
+                               f"{shown}).")
             picks.append(da.isel({dim: names.index(str(label))}))
         x_a = _flat_draws(_select(picks[0], coords))
         x_b = _flat_draws(_select(picks[1], coords))
@@ -280,6 +280,16 @@ def prob_superior(
     with np.errstate(invalid="ignore", over="ignore"):
         wins = x_a > x_b + margin if direction == "higher" else x_a < x_b - margin
     return float(np.mean(wins))
+
+
+def batch_dim(kind: ModelKind, da: xr.DataArray) -> str:
+    """The dim that holds the classifiers (or systems, groups) of a batch result.
+
+    The kind declares it (:attr:`~bayescm.models.base.ModelKind.batch_dims`): ``classifier``
+    for a batch of matrices, ``system`` for an items fit, the group dim of a hierarchical
+    fit. The first of its batch dims that ``da`` has, else the first it declares.
+    """
+    return next((d for d in kind.batch_dims if d in da.dims), kind.batch_dims[0])
 
 
 def _check_margin(margin: Any) -> float:

@@ -3,6 +3,8 @@
 * Table S1 of Tötsch & Hoffmann (2021): 24 published binary classifiers.
 * A simulated screening study with two correlated risk scores of 600 people (known truth), for
   the scores model (``bcm.Scores``).
+* A simulated item-level LLM evaluation log shaped like a GPQA-Diamond run (198 questions in 16
+  subdomains, 3 systems, 5 attempts each), for the items model (``bcm.Items``).
 * A simulated screening classifier evaluated on six age groups of very different sizes (known
   truth), for subgroup gaps and fairness (``bcm.compare.group_gaps``).
 * Two matrices of Kuhn & Johnson's chapter "Characterizing Classification Models": the naive
@@ -20,9 +22,11 @@ from typing import Any
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.csvtable import CSVTable, parse_csv
+from bayescm.core.items import Items
 from bayescm.core.scores import Scores, scores_from_table
 
-__all__ = ["DATASETS", "auditc", "literature_matrices", "literature_table", "load", "mushrooms",
+__all__ = ["DATASETS", "auditc", "eval_log", "literature_matrices", "literature_table", "load",
+           "mushrooms",
            "screening_scores", "subgroups", "wordle"]
 
 
@@ -260,14 +264,51 @@ def subgroups() -> dict[str, ConfusionMatrix]:
     return _binary_matrices(_packaged("subgroups.csv"), "group", ("condition", "no condition"))
 
 
+def eval_log() -> Items:
+    """A simulated LLM evaluation log: 3 systems, 198 questions in 16 subdomains, 5 attempts.
+
+    Shaped like a GPQA-Diamond run with 5 epochs (no public item-level log with repeated
+    attempts ships in a package this project can install, so this one is simulated; nothing in
+    it comes from a real model). Columns ``question``, ``domain``, ``subdomain`` (the
+    clusters), ``model`` (the systems ``model_a``, ``model_b``, ``model_c``), ``epoch`` and
+    ``correct``. Drawn by ``scripts/make_eval_log.py``, whose docstring gives the model and the
+    true values (accuracies on a new question of about 0.44, 0.51 and 0.60; repeated attempts
+    of a question agree, a design effect of about 3); released with the package (CC0).
+
+    Returns
+    -------
+    Items
+        The log with clusters, systems and attempts named.
+
+    See Also
+    --------
+    bayescm.Items : Reads such logs.
+    bayescm.fit : Fits the items model.
+
+    Examples
+    --------
+    >>> from bayescm.io.datasets import eval_log
+    >>> log = eval_log()
+    >>> log.systems, log.n_items, log.n_clusters, log.n_attempts
+    (['model_a', 'model_b', 'model_c'], 198, 16, 2970)
+    """
+    import pandas as pd
+
+    table = _packaged("eval_log.csv")
+    frame = pd.DataFrame({name: table.texts(name) for name in table.header},
+                         index=pd.Index(table.lines[1:], name="line"))
+    return Items(frame, item="question", cluster="subdomain", system="model", attempt="epoch")
+
+
 DATASETS: dict[str, Callable[[], Any]] = {
     "literature_table_s1": literature_matrices, "mushrooms": mushrooms, "wordle": wordle,
-    "screening_scores": screening_scores, "auditc": auditc, "subgroups": subgroups}
+    "screening_scores": screening_scores, "auditc": auditc, "subgroups": subgroups,
+    "eval_log": eval_log}
 """Packaged data sets by name (the ``dataset = "..."`` form of an analysis spec)."""
 
 
 @keyword_checked
-def load(name: str) -> ConfusionMatrix | dict[str, ConfusionMatrix] | Scores:
+def load(name: str) -> ConfusionMatrix | dict[str, ConfusionMatrix] | Scores | Items:
     """A packaged data set by name: one matrix, a batch ``{name: matrix}``, or scores.
 
     Parameters
@@ -277,7 +318,7 @@ def load(name: str) -> ConfusionMatrix | dict[str, ConfusionMatrix] | Scores:
 
     Returns
     -------
-    ConfusionMatrix, dict of str -> ConfusionMatrix, or Scores
+    ConfusionMatrix, dict of str -> ConfusionMatrix, Scores or Items
         What the named loader (:func:`mushrooms`, :func:`wordle`, ...) returns for it.
 
     Raises

@@ -5,7 +5,9 @@ are drawn by :mod:`bayescm.plots` (one plotting system): ``"forest"`` is a grid 
 :func:`~bayescm.plots.plot_forest` panels, ``"posterior"`` is :func:`~bayescm.plots.plot_metrics`;
 a scores fit also has ``"roc"``, ``"pr"``, ``"reliability"`` and ``"delta_auc"``
 (:func:`scores_figure`), a fit that pools groups ``"group_forest"`` (and the hierarchical fit
-``"sroc"``) with :func:`pooled_figure`, which also draws its ``"forest"``.
+``"sroc"``) with :func:`pooled_figure`, which also draws its ``"forest"``, an items fit
+``"items_accuracy"``, ``"items_differences"``, ``"items_ranks"`` and ``"pass_at_k"``
+(:func:`items_figure`).
 """
 
 from __future__ import annotations
@@ -22,14 +24,15 @@ from bayescm.core import container as box
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.files import atomic_write, ensure_folder
 from bayescm.core.stats import hdi_prob_for
-from bayescm.io.spec_parse import FIGURES, HIERARCHICAL_FIGURES, SCORE_FIGURES
+from bayescm.io.spec_parse import FIGURES, HIERARCHICAL_FIGURES, ITEMS_FIGURES, SCORE_FIGURES
 from bayescm.models import registry
 
 if TYPE_CHECKING:
+    import pandas as pd
     from matplotlib.figure import Figure
 
-__all__ = ["DEFAULT_FIGURE_METRICS", "OutputPlan", "figure", "pooled_figure",
-           "scores_figure", "write_outputs"]
+__all__ = ["DEFAULT_FIGURE_METRICS", "OutputPlan", "eval_table", "figure", "items_figure",
+           "pooled_figure", "scores_figure", "write_outputs"]
 
 MAX_PAIR_PANELS = 6
 """Most panels of a ``delta_auc`` figure: every pair up to this, else each classifier against
@@ -99,13 +102,15 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
     idata : xarray.DataTree
         A result of :func:`bayescm.fit`.
     kind : str, default "forest"
-        One of ``forest, posterior, roc, pr, reliability, delta_auc, sroc, group_forest``.
+        One of ``forest, posterior, roc, pr, reliability, delta_auc, sroc, group_forest``,
+        ``items_accuracy, items_differences, items_ranks, pass_at_k``.
         Forest: one :func:`~bayescm.plots.plot_forest` panel per metric, a row per classifier
         or class (a single row for a single classifier) with the posterior mean, the HDI and
         the observed value. Posterior: :func:`~bayescm.plots.plot_metrics`, the densities of
         up to 8 classifiers (or classes) overlaid per panel. The others draw a scores fit
-        (:func:`scores_figure`; ``metrics`` does not apply), or a fit that pools groups
-        (:func:`pooled_figure`, which draws its ``"forest"`` too).
+        (:func:`scores_figure`; ``metrics`` does not apply), a fit that pools groups
+        (:func:`pooled_figure`, which draws its ``"forest"`` too), or an items fit
+        (:func:`items_figure`).
     metrics : list of str, optional
         Metrics to draw (aliases accepted); default see :func:`figure_metrics`.
     hdi_prob : float, optional
@@ -129,6 +134,8 @@ def figure(idata: xr.DataTree, kind: str = "forest", metrics: Sequence[str] | No
         raise ValueError(f"Unknown figure {kind!r}; use one of {', '.join(FIGURES)}.")
     if kind in SCORE_FIGURES:
         return scores_figure(idata, kind, hdi_prob=hdi_prob)
+    if kind in ITEMS_FIGURES:
+        return items_figure(idata, kind, hdi_prob=hdi_prob)
     if kind in HIERARCHICAL_FIGURES or registry.kind_of(idata).pooled_groups:
         return pooled_figure(idata, kind, metrics, hdi_prob=hdi_prob)
     names = figure_metrics(idata, metrics)
@@ -227,6 +234,43 @@ def pooled_figure(idata: xr.DataTree, kind: str, metrics: Sequence[str] | None =
                      f"forest, not {kind!r}.")
 
 
+@keyword_checked
+def items_figure(idata: xr.DataTree, kind: str, hdi_prob: float | None = None) -> Figure:
+    """A figure of an items fit: ``"items_accuracy"``, ``"items_differences"``, ...
+
+    ``"items_accuracy"`` is :func:`~bayescm.plots.plot_items_accuracy` (the items model's HDI
+    beside the CR1 and naive intervals), ``"items_differences"``
+    :func:`~bayescm.plots.plot_items_differences`, ``"items_ranks"``
+    :func:`~bayescm.plots.plot_items_ranks` and ``"pass_at_k"``
+    :func:`~bayescm.plots.plot_pass_at_k`. The differences and the ranks compare two systems
+    or more (a ValueError for one).
+
+    Examples
+    --------
+    >>> from bayescm.models.items import ItemsModel
+    >>> from bayescm.io.runner import items_figure
+    >>> items_figure(ItemsModel.example(), "items_accuracy").axes[0].get_title()
+    'Accuracy on a new item'
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    from bayescm import plots
+
+    if kind not in ITEMS_FIGURES:
+        raise ValueError(f"Unknown items figure {kind!r}; use one of "
+                         f"{', '.join(ITEMS_FIGURES)}.")
+    if kind == "items_ranks":
+        ax = plots.plot_items_ranks(idata)
+    elif kind == "items_accuracy":
+        ax = plots.plot_items_accuracy(idata, hdi_prob=hdi_prob)
+    elif kind == "items_differences":
+        ax = plots.plot_items_differences(idata, hdi_prob=hdi_prob)
+    else:
+        ax = plots.plot_pass_at_k(idata, hdi_prob=hdi_prob)
+    fig = ax.get_figure(root=True)
+    assert fig is not None  # the plots draw on pyplot figures
+    return fig
+
+
 def _posterior_figure(idata: xr.DataTree, names: list[str], prob: float) -> Figure:
     """plot_metrics with up to 8 classifiers (or classes) overlaid per panel."""
     from bayescm.plots import MAX_OVERLAY, plot_metrics
@@ -252,7 +296,8 @@ def write_outputs(
     """Write a spec's result tree, tables and figures into ``folder``.
 
     Files: ``<name>.nc`` (:func:`bayescm.save`), ``summary.csv`` (:func:`bayescm.summary`),
-    ``informedness.csv`` (binary, if requested) and ``<figure>.<format>`` per figure.
+    ``informedness.csv`` (binary, if requested), ``eval.csv`` (an evaluation log's
+    ``eval_table``) and ``<figure>.<format>`` per figure.
 
     Parameters
     ----------
@@ -300,6 +345,8 @@ def write_outputs(
         table = informedness(idata)
         table.index.name = "classifier"
         written["informedness"] = atomic_write("informedness.csv", table.to_csv, root=folder)
+    if "eval" in spec.tables:
+        written["eval"] = atomic_write("eval.csv", eval_table(idata).to_csv, root=folder)
     for kind in spec.figures:
         name = f"{kind}.{spec.figure_format}"
         say(f"drawing {folder / name}")
@@ -310,6 +357,25 @@ def write_outputs(
         finally:
             _close(fig)
     return written
+
+
+def eval_table(idata: xr.DataTree) -> pd.DataFrame:
+    """An items fit's accuracies and paired differences in one table (``eval.csv``).
+
+    The rows ``accuracy[SYSTEM]`` and ``accuracy_diff[B - A]`` of
+    :func:`bayescm.analyses.items_tables.eval_tables`, as ``bayescm eval --format csv`` prints
+    them.
+
+    Examples
+    --------
+    >>> from bayescm.models.items import ItemsModel
+    >>> from bayescm.io.runner import eval_table
+    >>> list(eval_table(ItemsModel.example()).index)
+    ['accuracy[A]', 'accuracy[B]', 'accuracy_diff[B - A]']
+    """
+    from bayescm.analyses.items_tables import eval_tables, stack_tables
+
+    return stack_tables(*eval_tables(idata))
 
 
 def _close(fig: Figure) -> None:

@@ -37,6 +37,11 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     # score = ["old", "new"]         #   classifier, positive = "1" (default 1 for 0/1 labels)
     # y_true = [1, 0, 1, ...]        # or inline: the labels and scores = [...] (one classifier)
     #                                #   or scores = {old = [...], new = [...]}
+    # items = "data/eval_log.csv"    # an item-level evaluation log, one row per outcome, and
+    # item = "question"              #   its columns (outcome, item, cluster, system, attempt;
+    # system = "model"               #   or label and prediction): the items model, with
+    #                                #   [priors] keyed by its parameters (see
+    #                                #   bayescm.io.spec_items); also dataset = "eval_log"
 
     # [simulate]                     # instead of [data]: matrices drawn by bcm.analyses.simulate
     # n = [20, 100, 500]             #   samples per matrix (one size or several)
@@ -73,10 +78,12 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     # tune = 2000                    #   see bayescm.io.spec_hierarchical
 
     [outputs]
-    tables = ["summary"]             # summary, informedness (binary only)
+    tables = ["summary"]             # summary, informedness (binary only), eval (a log's)
     figures = ["forest"]             # forest, posterior; for scores also roc, pr, reliability,
                                      #   delta_auc (default for scores: all that apply); for a
-                                     #   hierarchical fit sroc, group_forest (the default)
+                                     #   hierarchical fit sroc, group_forest (the default); for
+                                     #   a log items_accuracy, items_differences, items_ranks,
+                                     #   pass_at_k (the default: all that apply)
     figure_metrics = ["bm"]          # default: the options' metrics or a short list
     figure_format = "png"
 
@@ -105,6 +112,7 @@ from typing import Any
 from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.csvtable import decode_csv
+from bayescm.core.items import Items
 from bayescm.core.scores import Scores
 from bayescm.errors import CSVFormatError, SpecError
 from bayescm.io.readers import read_matrix_csv, read_table_csv  # the public namespace
@@ -116,6 +124,14 @@ from bayescm.io.spec_hierarchical import (
     parse_model_options,
     parse_pooled_priors,
     pooled,
+)
+from bayescm.io.spec_items import (
+    check_items_options,
+    check_items_outputs,
+    default_items_figures,
+    is_items_data,
+    parse_items_data,
+    parse_items_priors,
 )
 from bayescm.io.spec_parse import (
     FIGURES,
@@ -250,29 +266,40 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
         raise SpecError(f"{where}give either [data] or [simulate], not both.")
     if "data" not in raw and "simulate" not in raw:
         raise SpecError(f"{where}missing [data] table: give tp/fn/tn/fp, counts, csv, table, "
-                        "dataset, scores or [data.classifiers] (or simulate matrices with "
-                        "[simulate]).")
+                        "dataset, scores, items or [data.classifiers] (or simulate matrices "
+                        "with [simulate]).")
     base = source.parent if source is not None else Path.cwd()
-    data: ConfusionMatrix | Scores | dict[str, Any]
+    data: ConfusionMatrix | Scores | Items | dict[str, Any]
     if "simulate" in raw:
         data = _parse_simulate(raw["simulate"], source)
+    elif is_items_data(raw["data"]):
+        data = parse_items_data(raw["data"], base, source)
     else:
         data = _parse_data(raw["data"], base, source)
+    items = isinstance(data, Items)
+    if items:  # an evaluation log (a file or dataset = "eval_log"): its own options and priors
+        check_items_options(raw.get("options", {}), source)
     options = _parse_options(raw.get("options", {}), source)
     options.update(parse_model_options(raw.get("options", {}), source))
-    check_model_spec(data, options, source)
-    if pooled(options):
-        priors = parse_pooled_priors(raw.get("priors", {}), options, source, data)
+    if isinstance(data, Items):
+        priors = parse_items_priors(raw.get("priors", {}), data, source)
     else:
-        priors = _parse_priors(raw.get("priors", {}), source, data, options.get("method", "auto"))
+        check_model_spec(data, options, source)
+        priors = (parse_pooled_priors(raw.get("priors", {}), options, source, data)
+                  if pooled(options) else _parse_priors(raw.get("priors", {}), source, data,
+                                                        options.get("method", "auto")))
     check_scores_spec(data, priors, options, source)
     outputs = raw.get("outputs", {})
     _check_keys(outputs, OUTPUT_KEYS, "outputs", source)
-    tables = _names(outputs.get("tables", ["summary"]), TABLES, "outputs.tables", source)
+    tables = _names(outputs.get("tables", ["summary", "eval"] if items else ["summary"]),
+                    TABLES, "outputs.tables", source)
     method = options.get("method", "auto")
     figures = _names(outputs.get("figures", default_figures(options) or
                                  _default_figures(data, method)), FIGURES,
                      "outputs.figures", source)
+    fig_metrics = _names(outputs.get("figure_metrics", []), None, "outputs.figure_metrics",
+                         source)
+    check_items_outputs(data, tables, figures, fig_metrics, source)
     _check_figures(data, figures, source)
     check_figures(options, figures, source)
     if "reliability" in figures and method in ("binormal", "bibeta"):
@@ -280,11 +307,13 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
                         f"Dirichlet-process fit of scores "
                         f"(a {method} fit models the scores' distributions, not their "
                         "calibration).")
-    fig_metrics = _names(outputs.get("figure_metrics", []), None, "outputs.figure_metrics",
-                         source)
     fmt = outputs.get("figure_format", "png")
     if fmt not in ("png", "pdf", "svg"):
         raise SpecError(f"{where}outputs.figure_format must be png, pdf or svg, got {fmt!r}.")
+    if isinstance(data, Items):
+        return AnalysisSpec(name=spec_name, data=data, priors=priors, options=options,
+                            tables=tables, figures=figures, figure_format=fmt,
+                            description=description, source=source)
     first = next(iter(data.values())) if isinstance(data, dict) else data
     is_binary = isinstance(first, Scores) or first.is_binary
     _check_metrics(first, options.get("metrics"), "options.metrics", source)
@@ -297,7 +326,13 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
 
 
 def _default_figures(data: Any, method: str = "auto") -> list[str]:
-    """A forest of matrices; the ROC, PR and reliability curves (and ΔAUC) of scores."""
+    """The figures a spec draws unless it names some.
+
+    A forest of matrices; the ROC, PR and reliability curves (and ΔAUC) of scores; the
+    accuracy forest and pass@k (with the differences and ranks) of an evaluation log.
+    """
+    if isinstance(data, Items):
+        return default_items_figures(data)
     if not isinstance(data, Scores):
         return ["forest"]
     calibration = ["reliability"] if method not in ("binormal", "bibeta") else []

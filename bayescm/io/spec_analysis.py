@@ -16,6 +16,7 @@ import xarray as xr
 
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.files import check_folder
+from bayescm.core.items import Items
 from bayescm.core.scores import Scores
 from bayescm.models.fitting import PRIOR_KEYWORDS
 
@@ -32,17 +33,19 @@ class AnalysisSpec:
     ----------
     name : str
         Used for the default output folder ``output/<name>/``.
-    data : ConfusionMatrix, dict of str -> ConfusionMatrix, or Scores
-        One matrix, a batch (fitted as one tree with a ``classifier`` dim), or labels and
+    data : ConfusionMatrix, dict of str -> ConfusionMatrix, Scores or Items
+        One matrix, a batch (fitted as one tree with a ``classifier`` dim), labels and
         scores (the nonparametric fits of :func:`bayescm.models.scores.fit_scores`, or the
-        parametric ones of ``options.method``).
+        parametric ones of ``options.method``), or an item-level evaluation log (the items
+        model, NUTS).
     priors : dict
         The priors as :func:`bayescm.fit` takes them: ``prior`` (a preset for every
         parameter) and ``priors`` keyed by the model's parameters (only those given).
     options : dict
         ``draws, chains, random_seed, method, metrics, hdi_prob``, for scores
         ``threshold, fpr_range, grid_size, n_bins``, for the hierarchical model ``model, group``
-        and NUTS's ``target_accept, tune`` (only those given).
+        and NUTS's ``target_accept, tune`` (the hierarchical and the items model; only those
+        given).
     tables, figures : tuple of str
         Outputs to write besides the netCDF file.
     figure_metrics : tuple of str
@@ -68,7 +71,7 @@ class AnalysisSpec:
     """
 
     name: str
-    data: ConfusionMatrix | dict[str, ConfusionMatrix] | Scores
+    data: ConfusionMatrix | dict[str, ConfusionMatrix] | Scores | Items
     priors: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     tables: tuple[str, ...] = ("summary",)
@@ -198,6 +201,9 @@ class AnalysisSpec:
         if isinstance(self.data, Scores):
             say(f"fitting {self.name} ({self.data.n} scored items, "
                 f"{len(self.data.names)} classifier(s))")
+        elif isinstance(self.data, Items):
+            say(f"fitting {self.name} ({self.data.n_attempts:,} outcomes of "
+                f"{self.data.n_systems} system(s) on {self.data.n_items:,} items)")
         else:
             n = len(self.data) if isinstance(self.data, dict) else 1
             say(f"fitting {self.name} ({n} matrix{'es' if n > 1 else ''})")

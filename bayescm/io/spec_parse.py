@@ -32,13 +32,16 @@ SCORE_OPTIONS = ("threshold", "fpr_range", "grid_size", "n_bins")
 SCORE_METHODS = ("auto", "exact", "dirichlet_process", "bootstrap", "binormal", "bibeta")
 """Options of scores only (:func:`bayescm.models.scores.fit_scores`)."""
 OUTPUT_KEYS = ("tables", "figures", "figure_metrics", "figure_format")
-TABLES = ("summary", "informedness")
+TABLES = ("summary", "informedness", "eval")
 SCORE_FIGURES = ("roc", "pr", "reliability", "delta_auc")
 """Figures of scores only (:mod:`bayescm.plots`: plot_roc, plot_pr, plot_reliability,
 plot_delta_auc)."""
 HIERARCHICAL_FIGURES = ("sroc", "group_forest")
 """Figures of a hierarchical fit only (plot_sroc, plot_group_forest of TPR and TNR)."""
-FIGURES = ("forest", "posterior", *SCORE_FIGURES, *HIERARCHICAL_FIGURES)
+ITEMS_FIGURES = ("items_accuracy", "items_differences", "items_ranks", "pass_at_k")
+"""Figures of an items fit only (plot_items_accuracy, plot_items_differences,
+plot_items_ranks, plot_pass_at_k)."""
+FIGURES = ("forest", "posterior", *SCORE_FIGURES, *HIERARCHICAL_FIGURES, *ITEMS_FIGURES)
 
 
 def _where(source: Path | str | None) -> str:
@@ -128,7 +131,7 @@ def _parse_data(data: Any, base: Path, source: Any
             forms = ["tp"]
         else:
             raise SpecError(f"{where}[data] has no data: give tp/fn/tn/fp, counts, csv, table, "
-                            "dataset, scores or [data.classifiers].")
+                            "dataset, scores, items or [data.classifiers].")
     if len(forms) > 1:
         raise SpecError(f"{where}[data] gives both {forms[0]!r} and {forms[1]!r}; use one form.")
     form = forms[0]
@@ -155,7 +158,7 @@ def _parse_data(data: Any, base: Path, source: Any
             if not isinstance(data["dataset"], str):
                 raise SpecError(f"{where}[data] dataset must be the name of a packaged data "
                                 f"set ({', '.join(datasets.DATASETS)}).")
-            return datasets.load(data["dataset"])  # matrices, a batch, or scores
+            return datasets.load(data["dataset"])  # type: ignore[return-value]
         if form == "scores":
             return _parse_scores(data, base, source)
         if form == "table":

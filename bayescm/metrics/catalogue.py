@@ -20,6 +20,7 @@ import numpy as np
 
 from bayescm.core.arguments import did_you_mean, keyword_checked
 from bayescm.metrics.binary import BINARY_METRICS, fbeta
+from bayescm.metrics.items import ITEM_METRICS
 from bayescm.metrics.metric import Metric, MetricInfo
 from bayescm.metrics.multiclass import MULTICLASS_METRICS
 from bayescm.metrics.scores import SCORE_METRICS
@@ -35,6 +36,7 @@ _CATALOGUES: dict[str, dict[str, Metric]] = {
     "hierarchical": BINARY_METRICS,
     "multiclass": MULTICLASS_METRICS,
     "scores": {**BINARY_METRICS, **SCORE_METRICS},
+    "items": ITEM_METRICS,
 }
 
 
@@ -137,6 +139,7 @@ def mark_builtin(catalogue: dict[str, Metric], kind: str) -> None:
 mark_builtin(BINARY_METRICS, "binary")
 mark_builtin(MULTICLASS_METRICS, "multiclass")
 mark_builtin(SCORE_METRICS, "scores")
+mark_builtin(ITEM_METRICS, "items")
 
 
 def canonical_name(name: str) -> str:

@@ -49,13 +49,14 @@ Derived = dict[str, tuple[tuple[str, ...], np.ndarray]]
 
 ANALYSES = ("summary", "with_prevalence", "posterior_predictive", "prior_predictive",
             "prob_superior", "rank_probabilities", "informedness", "refit", "curve_bands",
-            "sroc_regions", "group_gaps", "paired_comparison", "theta")
+            "sroc_regions", "group_gaps", "paired_comparison", "theta", "item_level")
 """The analyses a kind can declare (``ModelKind.analyses``); any other raises a ValueError
 naming the kind (:func:`bayescm.models.registry.require`). ``curve_bands``: whole curves per
 draw (scores); ``sroc_regions``: a population of groups with a summary ROC (a hierarchical
 fit); ``group_gaps``: several groups of one classifier to compare draw by draw;
 ``paired_comparison``: two classifiers on one test set; ``theta``: a confusion probability
-matrix per draw (figures of theta)."""
+matrix per draw (figures of theta); ``item_level``: systems evaluated item by item (the
+accuracy forest with the naive and CR1 intervals, paired differences, pass@k)."""
 DEFAULT_ANALYSES = frozenset(("summary", "with_prevalence", "posterior_predictive",
                               "prior_predictive", "prob_superior", "rank_probabilities",
                               "informedness", "refit", "theta"))
@@ -145,6 +146,10 @@ class ModelKind(ABC):
     elementwise: ClassVar[bool] = False
     """Whether :meth:`derive` works element by element on any leading shape (the batch path
     may then lay the draws out classifier-major and skip transpositions)."""
+    own_data_model: ClassVar[bool] = False
+    """Whether :meth:`build_pymc` builds the model from the data the kind was made from (an
+    item-level log), not from confusion-matrix counts (then :func:`bayescm.build_model` takes
+    that data)."""
     figures: ClassVar[tuple[str, ...]] = ("metrics",)
     """The figures a specification draws for this kind by default, by the name of the
     ``bcm.plots`` function without ``plot_`` (``"metrics"``, ``"roc"``, ``"sroc"``, ...)."""

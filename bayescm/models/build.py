@@ -109,7 +109,7 @@ def build_model(
     """
     ctx = FitContext.from_arguments(data, model=model, prior=prior, priors=priors,
                                     keywords=parameter_priors, draws=1)
-    if ctx.counts is None:
+    if ctx.counts is None and not ctx.kind.own_data_model:
         raise TypeError(f"The {ctx.kind.key} model is not built from confusion matrices.")
     if group is not None:
         if not ctx.kind.pooled_groups:
@@ -118,4 +118,4 @@ def build_model(
         if not isinstance(group, str) or not group.isidentifier():
             raise ValueError(f"group must be a name such as 'site' or 'study', got {group!r}.")
         ctx.kind.group = group  # type: ignore[attr-defined]
-    return ctx.kind.build_pymc(ctx.names, ctx.counts, ctx.priors)
+    return ctx.kind.build_pymc(ctx.names, ctx.counts, ctx.priors)  # type: ignore[arg-type]

@@ -72,9 +72,12 @@ def fit(
 
     Parameters
     ----------
-    data : ConfusionMatrix, mapping of name -> ConfusionMatrix, Scores or another input object
+    data : ConfusionMatrix, mapping of name -> ConfusionMatrix, Scores, Items, StratifiedSample
         One matrix, or several of the same classes; a mapping gives one tree with a
         ``classifier`` dim (the exact path draws the whole batch in one vectorised step).
+        :class:`~bayescm.Items` (an item-level evaluation log: clusters, repeated attempts,
+        several systems) gives the items model (:mod:`bayescm.models.items`; NUTS, 4 x 1,000
+        draws; sampler options ``tune``, ``target_accept``, ``cores``, ``nuts_sampler``).
         :class:`~bayescm.Scores` (labels and scores) give the posterior of whole ROC and PR
         curves, the AUC and calibration (:func:`bayescm.models.scores.fit_scores`, whose options
         ``threshold``, ``fpr_range``, ``grid_size`` and ``n_bins`` pass through).

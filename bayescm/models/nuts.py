@@ -109,7 +109,8 @@ def convergence_problems(stats: Any, draws: Mapping[str, np.ndarray], target_acc
                 worst[what] = (value, name)
     if "r_hat" in worst:
         value, name = worst["r_hat"]
-        problems.append(f"R-hat {value:.3g} > {RHAT_MAX} for {name}: the chains disagree. Run "
+        shown = f"{value:.3g}" if float(f"{value:.3g}") > RHAT_MAX else f"{value:.4f}"
+        problems.append(f"R-hat {shown} > {RHAT_MAX} for {name}: the chains disagree. Run "
                         "more tuning and draws (tune=2000, draws=2000) and check the prior.")
     for what in ("bulk", "tail"):
         if what in worst:

@@ -9,7 +9,7 @@ Examples
 --------
 >>> from bayescm.models import registry
 >>> registry.keys()[:5]
-['binary', 'hierarchical', 'hierarchical_multiclass', 'multiclass', 'paired']
+['binary', 'hierarchical', 'hierarchical_multiclass', 'items', 'multiclass']
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ BUILT_IN = {"binary": "bayescm.models.binary", "multiclass": "bayescm.models.mul
             "scores": "bayescm.models.scores", "paired": "bayescm.models.paired",
             "hierarchical": "bayescm.models.hierarchical",
             "hierarchical_multiclass": "bayescm.models.hierarchical_multiclass",
-            "stratified": "bayescm.models.stratified"}
+            "items": "bayescm.models.items", "stratified": "bayescm.models.stratified"}
 """The built-in kinds and their modules, imported (and so registered) on first use."""
 
 

@@ -30,6 +30,10 @@ plot_delta_auc           AUC_B - AUC_A of two classifiers, P(B > A)
 plot_sroc                summary ROC of groups: curve, summary point, regions
 plot_group_forest        groups, pooled and new-group rows (meta-analysis)
 plot_group_gaps          subgroup gaps to a reference, ±ε band, ``P(|gap| > ε)``
+plot_items_accuracy      systems' accuracy on a new item beside naive and CR1 intervals
+plot_items_differences   paired accuracy differences of systems with P(B > A)
+plot_items_ranks         P(rank) of systems evaluated item by item
+plot_pass_at_k           pass@k and "all k succeed" of each system against k
 =======================  =======================================================  ===========
 
 Building blocks for figures of your own, the ones the command line, the spec runner and the
@@ -47,6 +51,12 @@ from bayescm.plots._forest import plot_forest
 from bayescm.plots._grid import overview, plot_forests, plot_metrics
 from bayescm.plots._group_forest import plot_group_forest
 from bayescm.plots._groups import plot_group_gaps
+from bayescm.plots._items import (
+    plot_items_accuracy,
+    plot_items_differences,
+    plot_items_ranks,
+    plot_pass_at_k,
+)
 from bayescm.plots._legends import legend_clear
 from bayescm.plots._matrix import plot_theta
 from bayescm.plots._metric import MAX_OVERLAY, plot_metric
@@ -78,9 +88,13 @@ __all__ = [
     "plot_forest",
     "plot_group_forest",
     "plot_group_gaps",
+    "plot_items_accuracy",
+    "plot_items_differences",
+    "plot_items_ranks",
     "plot_metric",
     "plot_metrics",
     "plot_paired",
+    "plot_pass_at_k",
     "plot_pr",
     "plot_priors",
     "plot_rank_probabilities",

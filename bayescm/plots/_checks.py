@@ -260,6 +260,9 @@ PAIRED = Needs("paired_comparison", "a paired comparison of two classifiers on o
                "bcm.compare.compare_paired_counts); fits on separate test sets are compared with "
                "bcm.prob_superior, or drawn together with plot_metrics(fit, "
                "classifier=['A', 'B']).", argument="result")
+ITEMS = Needs("item_level", "an item-level evaluation fit",
+              "Fit an evaluation log: bcm.fit(bcm.Items(frame, outcome=..., item=..., "
+              "system=...)), or bcm.Items.from_csv(path, ...) for a file.")
 THETA = Needs("theta", "the confusion probability matrix of a binary or "
               "multiclass fit", "Fit a confusion matrix: bcm.fit(bcm.ConfusionMatrix(...)).",
               variable="theta")
