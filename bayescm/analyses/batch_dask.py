@@ -220,7 +220,7 @@ def _run(distributed: Any, plan: Plan, counts: np.ndarray, names: list[str],
         parts = graph(plan, counts, names).data.to_delayed().ravel()
         futures = client.compute(list(parts))
         starts = {f.key: i * plan.chunk_size for i, f in enumerate(futures)}
-        for future in distributed.as_completed(futures):
+        for future in distributed.as_completed(futures, loop=client.loop):
             start = starts[future.key]
             part = future.result()
             values[start:start + part.shape[0]] = part
