@@ -368,3 +368,23 @@ def test_serve_on_a_free_port_answers_and_stops() -> None:
     with pytest.raises(ConnectionRefusedError), socket.create_connection(
             ("127.0.0.1", app.port), timeout=2):
         pass
+
+
+def test_claim_form_plans_what_required_n_claim_plans() -> None:
+    from bayescm.app.claim_form import ClaimForm, ClaimJob
+
+    table, png = ClaimJob(claim="tpr > 0.9", mean=0.95, concentration=100, n=80).run()
+    want = bcm.samplesize.required_n_claim("tpr > 0.9", 0.8, {"tpr": bcm.Beta(95, 5)}, 0.95)
+    assert int(table.loc["smallest N with the wanted assurance", "n"]) == want.n
+    mine = bcm.samplesize.assurance("tpr > 0.9", [80], {"tpr": bcm.Beta(95, 5)})
+    assert table.loc["your N", "assurance"] == pytest.approx(float(mine.assurance[0]))
+    assert png[:4] == b"\x89PNG"
+    form = ClaimForm()
+    form.claim.value, form.mean.value, form.n.value = "fpr < 0.1", "0.03", "60"
+    assert form.run()
+    form.mean.value = "0.95"  # a design that makes the claim all but impossible: said so
+    assert not form.run() and "design prior" in form.last_error
+    form.claim.value = "tpr is good"
+    assert not form.run() and "claim" in form.last_error.lower()
+    form.claim.value, form.concentration.value = "tpr > 0.9", "1"  # not > 2
+    assert not form.run() and "concentration" in form.last_error

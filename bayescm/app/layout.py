@@ -17,6 +17,7 @@ from typing import Any
 
 import panel as pn  # type: ignore[import-not-found, unused-ignore]
 
+from bayescm.app.claim_form import ClaimForm
 from bayescm.app.compare_tab import CompareTab
 from bayescm.app.items_tab import ItemsTab
 from bayescm.app.matrix_tab import MatrixTab
@@ -66,6 +67,8 @@ class AppPage:
         The page.
     matrix, planning, compare, scores, items : Controller
         The tabs, each with ``run()`` (what its button does).
+    claims : ClaimForm
+        The sample-size tab's second form (the assurance of a claim).
     """
 
     view: Any
@@ -74,6 +77,7 @@ class AppPage:
     compare: CompareTab
     scores: ScoresTab
     items: ItemsTab
+    claims: ClaimForm
 
 
 def create_page(autorun: bool = True) -> AppPage:
@@ -89,8 +93,10 @@ def create_page(autorun: bool = True) -> AppPage:
     from bayescm._version import __version__
 
     matrix, planning, compare, scores = MatrixTab(), PlanningTab(), CompareTab(), ScoresTab()
-    items = ItemsTab()
-    tabs = pn.Tabs(("Confusion matrix", matrix.view), ("Sample size", planning.view),
+    items, claims = ItemsTab(), ClaimForm()
+    sizes = pn.Column(planning.view, pn.layout.Divider(), claims.view,
+                      sizing_mode="stretch_width")
+    tabs = pn.Tabs(("Confusion matrix", matrix.view), ("Sample size", sizes),
                    ("Compare two classifiers", compare.view), ("Scores and ROC", scores.view),
                    ("Evaluation log", items.view), dynamic=False,
                    sizing_mode="stretch_width", css_classes=["bcm-tabs"])
@@ -114,7 +120,7 @@ def create_page(autorun: bool = True) -> AppPage:
             await matrix.run_async()
 
         pn.state.onload(first_run)
-    return AppPage(view, matrix, planning, compare, scores, items)
+    return AppPage(view, matrix, planning, compare, scores, items, claims)
 
 
 def create_app() -> Any:

@@ -103,8 +103,9 @@ class PlanningTab(Controller):
         self.n = text_input("your N (samples)", "100", "bcm-plan-n", width=160,
                             description="samples that inform the metric: all for accuracy, "
                                         "the positives for TPR, the negatives for TNR")
-        self.power = text_input("power", "0.95", "bcm-plan-power", width=100,
-                                description="the chance that a study reaches the MU")
+        self.power = text_input("assurance", "0.95", "bcm-plan-power", width=100,
+                                description="the chance, before the data, that a study "
+                                            "reaches the MU")
         self.mode = text_input("expected value of the metric", "0.8", "bcm-plan-mode",
                                width=200)
         self.concentration = text_input("certainty about it (concentration)", "10",
@@ -131,7 +132,8 @@ class PlanningTab(Controller):
                 "How many test samples does a metric need? **MU** (metric uncertainty) is the "
                 "width of the 95 % HDI of a proportion such as accuracy, TPR or TNR. The "
                 "simulation draws plausible true values, simulates studies and reports the "
-                "MU reached with the given power (Kruschke's protocol; paper Fig. 6).",
+                "MU reached with the given assurance (Kruschke's protocol, who calls it power; "
+                "paper Fig. 6).",
                 width=380),
             pn.Row(self.mu, self.n), pn.Row(self.power, self.prior),
             self.mode, self.concentration, pn.Row(self.sims, self.seed),
@@ -146,7 +148,7 @@ class PlanningTab(Controller):
         return PlanJob(
             mu=real(self.mu, "the target MU", 0, 1),
             n=parse_whole(self.n.value, "your N", 1, 10**9),
-            power=real(self.power, "the power", 0, 1),
+            power=real(self.power, "the assurance", 0, 1),
             mode=parse_real(self.mode.value, "the expected value", 0, 1),
             concentration=real(self.concentration, "the concentration", 2, float("inf")),
             prior=str(self.prior.value),
@@ -161,7 +163,7 @@ class PlanningTab(Controller):
         """Put the answers on the page."""
         table, figure = result
         self.summary.object = table_html(
-            table, caption="Test-set size N and the MU reached with the chosen power (MU as a "
+            table, caption="Test-set size N and the MU reached with the chosen assurance (MU as a "
                            "proportion: 0.1 = 10 percentage points)")
         self.figure.object, self.figure.visible = figure, True
         self.status.object = "Done."
