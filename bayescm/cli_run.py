@@ -48,11 +48,14 @@ def run(args: argparse.Namespace) -> int:
     from bayescm.core.files import check_folder
     from bayescm.io.runner import write_outputs
     from bayescm.io.spec import load_spec
+    from bayescm.io.spec_planning import PlanningSpec
 
     path = existing(args.spec, "spec file")
     spec = load_spec(path)
     folder = spec.output_folder(args.output)
     check_folder(folder)  # before the fit, not after
+    if isinstance(spec, PlanningSpec):
+        return _run_planning(spec, path, folder, args)
     seed, drawn = seed_for(args.seed if args.seed is not None else
                            spec.options.get("random_seed"))
     say = progress(sys.stderr.isatty())
@@ -63,6 +66,30 @@ def run(args: argparse.Namespace) -> int:
     written = write_outputs(spec, idata, folder, progress=say)
     _report_run(spec, path, idata, seed, drawn, written)
     return 0
+
+
+def _run_planning(spec: Any, path: Path, folder: Path, args: argparse.Namespace) -> int:
+    """``bayescm run`` of a planning spec: the sizes and the assurance curve."""
+    if args.draws is not None or args.seed is not None:
+        raise SystemExit("bayescm run: error: --draws and --seed set a fit; a planning spec "
+                         "computes its assurance exactly. Drop them.")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    table = spec.run(folder, progress=progress(sys.stderr.isatty()))
+    print(f"bayescm run: {spec.name} ({path}): planning {spec.claim!r} at assurance "
+          f"{spec.assurance:g} (P(claim) >= {spec.level:g}; n counts {table['counts'].iloc[0]})")
+    print(format_table(table[["n", "assurance"]]))
+    written = table.attrs["written"]
+    print(f"\nwrote {len(written)} file(s) to {folder}{Path('/')}:")
+    for kind, file in written.items():
+        print(f"  {file.name:<24} {PLANNING_KINDS[kind]}")
+    return 0
+
+
+PLANNING_KINDS = {"planning": "the smallest n and the assurance at each n (CSV)",
+                  "assurance": "figure (the assurance curve)"}
+"""How ``bayescm run`` describes the files of a planning spec."""
 
 
 def _report_run(spec: Any, path: Path, idata: Any, seed: int, drawn: bool,

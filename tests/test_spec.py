@@ -17,12 +17,14 @@ from bayescm.errors import SpecError
 from bayescm.io.spec import load_spec, parse_spec
 
 MODELS = sorted((Path(__file__).resolve().parents[1] / "models").glob("*.toml"))
+ANALYSES = [p for p in MODELS if "\n[planning]" not in p.read_text()]
+"""The specs that analyse data (tests/test_spec_planning.py runs those that plan)."""
 
 
 def test_catalogue_is_complete():
     names = {p.stem for p in MODELS}
     assert {"cocaine_purity", "literature_table_s1", "simulated_classifier", "wordle",
-            "screening_scores", "auditc_meta", "eval_log"} <= names
+            "screening_scores", "auditc_meta", "eval_log", "sensitivity_study"} <= names
 
 
 SLOW_SPECS = {"auditc_meta", "eval_log"}
@@ -30,8 +32,8 @@ SLOW_SPECS = {"auditc_meta", "eval_log"}
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow)
-                                  if p.stem in SLOW_SPECS else p for p in MODELS],
-                         ids=[p.stem for p in MODELS])
+                                  if p.stem in SLOW_SPECS else p for p in ANALYSES],
+                         ids=[p.stem for p in ANALYSES])
 @pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_every_spec_runs_and_writes(path, tmp_path):
     spec = load_spec(path)

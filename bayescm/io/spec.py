@@ -214,6 +214,18 @@ def load_spec(path: str | Path) -> AnalysisSpec:
 
 
 @keyword_checked
+def _check_name(spec_name: Any, where: str) -> None:
+    """A spec's name, which names its output folder and files, or a SpecError."""
+    if not isinstance(spec_name, str) or not spec_name.strip():
+        raise SpecError(f"{where}'name' must be a non-empty string, got {spec_name!r}.")
+    if any(ch in spec_name for ch in "/\\") or spec_name in (".", ".."):
+        raise SpecError(f"{where}'name' is used as a folder name: no slashes ({spec_name!r}).")
+    if len(spec_name.encode("utf-8")) > MAX_NAME_BYTES or not spec_name.isprintable():
+        raise SpecError(f"{where}'name' is used as a folder and file name (output/<name>/"
+                        f"<name>.nc): at most {MAX_NAME_BYTES} bytes of printable characters, "
+                        f"got {len(spec_name)} characters.")
+
+
 def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | None = None
                ) -> AnalysisSpec:
     """Validate a specification given as a mapping (the parsed TOML).
@@ -250,15 +262,18 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
     """
     _check_keys(raw, TOP_KEYS, "top level", source)
     where = _where(source)
+    if isinstance(raw, Mapping) and "planning" in raw:  # no data yet: a test set to plan
+        from bayescm.io.spec_planning import parse_planning
+
+        analysing = [k for k in ("data", "simulate", "priors", "options") if k in raw]
+        if analysing:
+            raise SpecError(f"{where}a spec either plans a test set ([planning]) or analyses "
+                            f"one ([data]); this one has [planning] and [{analysing[0]}]: split "
+                            "it into two specs.")
+        _check_name(raw.get("name", name), where)
+        return parse_planning(raw, str(raw.get("name", name)), source)  # type: ignore[return-value]
     spec_name = raw.get("name", name)
-    if not isinstance(spec_name, str) or not spec_name.strip():
-        raise SpecError(f"{where}'name' must be a non-empty string, got {spec_name!r}.")
-    if any(ch in spec_name for ch in "/\\") or spec_name in (".", ".."):
-        raise SpecError(f"{where}'name' is used as a folder name: no slashes ({spec_name!r}).")
-    if len(spec_name.encode("utf-8")) > MAX_NAME_BYTES or not spec_name.isprintable():
-        raise SpecError(f"{where}'name' is used as a folder and file name (output/<name>/"
-                        f"<name>.nc): at most {MAX_NAME_BYTES} bytes of printable characters, "
-                        f"got {len(spec_name)} characters.")
+    _check_name(spec_name, where)
     description = raw.get("description", "")
     if not isinstance(description, str):
         raise SpecError(f"{where}'description' must be a string.")
