@@ -6,7 +6,8 @@ errors spread evenly over the wrong classes, fit them as one batch under each ca
 and count how often the 95 % HDI of accuracy, macro recall, macro F1 and kappa covers the truth.
 
 Run: ``.venv/bin/python benchmarks/coverage_study.py --reps 200 --out benchmarks/coverage_table.md``
-(it rewrites the file's ``multiclass`` section only: :mod:`sections`).
+(it rewrites the file's ``multiclass`` section only: :mod:`sections`). Small classes (issue 28):
+``--priors default --ks 3 5 10 20 --per-class 5 10 --no-paired --section small_classes``.
 """
 
 from __future__ import annotations
@@ -108,6 +109,9 @@ def main() -> None:
     parser.add_argument("--accs", nargs="+", type=float, default=[0.6, 0.8, 0.95])
     parser.add_argument("--per-class", nargs="+", type=int, default=[20, 50])
     parser.add_argument("--out")
+    parser.add_argument("--section", default="multiclass",
+                        help="the table file's section to rewrite (small classes: small_classes)")
+    parser.add_argument("--no-paired", action="store_true", help="skip the paired rows")
     args = parser.parse_args()
     lines = ["| prior | K | N | accuracy | " + " | ".join(METRICS) + " |",
              "|---|---|---|---|" + "---|" * len(METRICS)]
@@ -119,9 +123,11 @@ def main() -> None:
                + " | ".join(f"{cov[m]:.2f}" for m in METRICS) + " |")
         lines.append(row)
         print(row, flush=True)
-    lines += ["", "Paired comparison, 95 % HDI of acc_A - acc_B (truth 0.05), default prior:", "",
-              "| K | N | accuracy of A | coverage |", "|---|---|---|---|"]
-    for k, acc, per in itertools.product(args.ks, (0.8, 0.95), args.per_class):
+    if not args.no_paired:
+        lines += ["", "Paired comparison, 95 % HDI of acc_A - acc_B (truth 0.05), default "
+                  "prior:", "", "| K | N | accuracy of A | coverage |", "|---|---|---|---|"]
+    for k, acc, per in itertools.product(args.ks, (0.8, 0.95),
+                                         [] if args.no_paired else args.per_class):
         cov = paired_coverage(k, acc, per * k, max(args.reps // 2, 20), seed=k * 7 + per)
         row = f"| {k} | {per * k} | {acc} | {cov:.2f} |"
         lines.append(row)
@@ -129,7 +135,7 @@ def main() -> None:
     lines.append(f"\n{args.reps} simulated test sets per row ({max(args.reps // 2, 20)} for the "
                  f"paired rows); {time.time() - start:.0f} s.")
     if args.out:
-        write_section(args.out, "multiclass", "\n".join(lines))
+        write_section(args.out, args.section, "\n".join(lines))
 
 
 if __name__ == "__main__":

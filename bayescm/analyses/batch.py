@@ -41,7 +41,7 @@ from bayescm.metrics.catalogue import resolve_metrics
 from bayescm.metrics.metric import Metric
 from bayescm.metrics.multiclass import undefined_classes
 from bayescm.models.build import model_kind
-from bayescm.models.checks import check_prior_strength
+from bayescm.models.checks import check_prior_strength, check_small_classes
 from bayescm.models.context import checked_overrides, merged_priors
 from bayescm.models.pipeline import observed_derived
 from bayescm.priors import is_conjugate
@@ -306,6 +306,7 @@ def prepare(matrices: Any, metrics: Any = None, *, prior: Any = None,
     selected = kind.select_metrics(resolve_metrics(metrics, kind.catalogue, kind.metric_family),
                                    chosen)
     check_prior_strength(kind, chosen, counts, names)
+    check_small_classes(kind, selected, counts, names)
     plan, rows, columns = _plan(kind, chosen, selected, counts, chains, draws, prob,
                                 random_seed, chunk_size, var_names, probabilities)
     return Batch(names, counts, plan, rows, columns)

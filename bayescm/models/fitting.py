@@ -29,6 +29,7 @@ from bayescm.models.base import ModelKind
 from bayescm.models.checks import (
     check_fixed_prevalence,
     check_prior_strength,
+    check_small_classes,
     choose_method,
     sampler_options,
 )
@@ -220,6 +221,7 @@ def fit_standard(kind: ModelKind, ctx: FitContext, options: Mapping[str, Any]) -
     options = sampler_options(method, options.pop("sampler_kwargs", None), options)
     check_fixed_prevalence(priors, counts, names)
     check_prior_strength(kind, priors, counts, names)
+    check_small_classes(kind, ctx.metrics, counts, names)
     selected = ctx.metrics
     check_memory(stored_values(kind, selected, len(counts), chains, draws), "This fit", [
         "fewer draws (draws=, chains=)", "only the metrics you need (metrics=[...])",
