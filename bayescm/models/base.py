@@ -49,13 +49,16 @@ Derived = dict[str, tuple[tuple[str, ...], np.ndarray]]
 
 ANALYSES = ("summary", "with_prevalence", "posterior_predictive", "prior_predictive",
             "prob_superior", "rank_probabilities", "informedness", "refit", "curve_bands",
-            "sroc_regions", "group_gaps", "paired_comparison", "theta")
+            "sroc_regions", "group_gaps", "paired_comparison", "theta", "net_benefit",
+            "expected_cost")
 """The analyses a kind can declare (``ModelKind.analyses``); any other raises a ValueError
 naming the kind (:func:`bayescm.models.registry.require`). ``curve_bands``: whole curves per
 draw (scores); ``sroc_regions``: a population of groups with a summary ROC (a hierarchical
 fit); ``group_gaps``: several groups of one classifier to compare draw by draw;
 ``paired_comparison``: two classifiers on one test set; ``theta``: a confusion probability
-matrix per draw (figures of theta)."""
+matrix per draw (figures of theta); ``net_benefit`` and ``expected_cost``: rates at
+thresholds per draw (scores, or binary matrices keyed by threshold) and TPR, TNR and prevalence
+(decisions)."""
 DEFAULT_ANALYSES = frozenset(("summary", "with_prevalence", "posterior_predictive",
                               "prior_predictive", "prob_superior", "rank_probabilities",
                               "informedness", "refit", "theta"))
