@@ -194,10 +194,12 @@ def plot_delta_net_benefit(nb_tree: xr.DataTree, pair: str | None = None,
         A result of :func:`bayescm.net_benefit` of two or more models.
     pair : str, optional
         The difference to draw, e.g. ``"B - A"``; default the first.
-    ax, hdi_prob, bands, legend, figsize
+    ax, hdi_prob, bands, legend
         As for :func:`plot_decision_curve`.
     title : str, optional
         Axes title; default ``"Net benefit: B - A"``.
+    figsize : tuple of float, optional
+        Size of a new figure in inches (not with ``ax``).
 
     Returns
     -------
