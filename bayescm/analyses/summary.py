@@ -20,8 +20,8 @@ from bayescm.models import registry
 
 __all__ = ["SUMMARY_KINDS", "summary", "probability", "informedness", "resolve_var_names"]
 
-MATRIX_VARIABLES = ("theta", "rates", "roc", "pr", "reliability")
-"""Class-by-class matrices left out of a default summary (K^2 rows each); name them to see them."""
+MATRIX_VARIABLES = ("theta", "rates", "roc", "pr", "reliability", "calibration_curve")
+"""Class-by-class matrices and curves left out of a default summary; name them to see them."""
 
 SUMMARY_COLUMNS = ["observed", "mean", "sd", "hdi_lower", "hdi_upper", "mu", "r_hat", "ess_mean"]
 

@@ -353,9 +353,11 @@ class ScoresModel(ModelKind):
     @property
     def prior_arguments(self) -> tuple[str, ...]:
         """``priors={...}`` keys of the parametric fits (the nonparametric ones have none)."""
+        from bayescm.models.risk_calibration import CALIBRATION_PARAMETERS
         from bayescm.models.roc_parametric_priors import PARAMETERS
 
-        return tuple(dict.fromkeys(k for keys in PARAMETERS.values() for k in keys))
+        return tuple(dict.fromkeys([*(k for keys in PARAMETERS.values() for k in keys),
+                                    *CALIBRATION_PARAMETERS]))
 
     def resolve_priors(self, prior: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
         """No ``prior=``; ``priors={...}`` are kept for the parametric fits (checked there)."""
@@ -390,6 +392,10 @@ class ScoresModel(ModelKind):
         values).
         """
         options = dict(options)
+        if ctx.method == "calibration":  # logistic recalibration of risks (NUTS)
+            from bayescm.models.risk_calibration import fit_calibration, no_curve_options
+
+            return fit_calibration(ctx, no_curve_options(options, _SCORE_OPTIONS))
         if ctx.method in ("binormal", "bibeta"):
             from bayescm.models.roc_parametric import fit_parametric
 
@@ -417,8 +423,9 @@ class ScoresModel(ModelKind):
         if not isinstance(ctx.method, str) or ctx.method not in _STORED:
             raise ValueError(f"Scores are analysed with method='dirichlet_process' (exact "
                              f"draws, the default), 'bootstrap' (the Bayesian bootstrap, exact "
-                             f"draws), 'binormal' or 'bibeta' (parametric curves sampled with "
-                             f"NUTS), got {ctx.method!r}.")
+                             f"draws), 'binormal', 'bibeta' (parametric curves) or "
+                             f"'calibration' (risks' intercept and slope; NUTS), got "
+                             f"{ctx.method!r}.")
         return fit_scores(ctx.data, draws=ctx.draws, chains=ctx.chains, random_seed=ctx.seed,
                           metrics=ctx.metrics, hdi_prob=ctx.hdi_prob,
                           method=_STORED[ctx.method], **options)
@@ -430,6 +437,10 @@ class ScoresModel(ModelKind):
         The labels and scores come from ``observed_data``, the options from the root
         attributes and the grid; the nonparametric methods have no priors to pass.
         """
+        if ctx.method == "calibration":
+            from bayescm.models.risk_calibration import calibration_refit
+
+            return calibration_refit(ctx, idata)
         data, options = scores_from_tree(idata)
         if ctx.method in ("binormal", "bibeta"):
             return data, options, dict(ctx.priors)
