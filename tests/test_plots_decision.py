@@ -56,6 +56,8 @@ def test_errors_name_the_remedy(nb) -> None:
                                   draws=20), thresholds=T)
     with pytest.raises(ValueError, match="two or more models"):
         plots.plot_delta_net_benefit(one)
+    with pytest.raises(ValueError, match="empty selection"):
+        plots.plot_decision_curve(nb, system=[])
     with pytest.raises(KeyError, match="'C'"):
         plots.plot_decision_curve(nb, system="C")
     with pytest.raises(ValueError, match="Unknown band"):

@@ -65,6 +65,8 @@ def test_the_result_holds_the_curve_and_reads_back(fit, data: bcm.Scores) -> Non
     np.testing.assert_array_equal(again.y, data.y)
     with pytest.raises(ValueError, match="nonparametric"):
         bcm.net_benefit(fit)
+    with pytest.raises(ValueError, match="TPR, TNR"):
+        bcm.expected_cost(fit, cost_fp=1, cost_fn=1)
 
 
 def test_bad_input_is_refused() -> None:

@@ -105,8 +105,8 @@ def expected_cost(idata: xr.DataTree, *, cost_fp: float, cost_fn: float,
     Raises
     ------
     ValueError
-        Negative or all-zero costs, a fit that is not binary or scores, or an invalid
-        prevalence.
+        Negative or all-zero costs, a fit that is not binary or scores (or a scores fit without
+        TPR and TNR draws, ``method="calibration"``), or an invalid prevalence.
     TypeError
         A cost that is not a number.
 
@@ -132,6 +132,10 @@ def expected_cost(idata: xr.DataTree, *, cost_fp: float, cost_fn: float,
     kind = registry.kind_of(idata, "expected_cost", remedy=(
         "Fit one classifier's binary matrix (or a batch of them), or scored items."))
     post = box.get_group(idata, "posterior")
+    if any(v not in post for v in ("tpr", "tnr", "prevalence")):
+        raise ValueError("expected_cost needs draws of TPR, TNR and the prevalence; this fit "
+                         f"(method {idata.attrs.get('method')!r}) has none. Fit the scores "
+                         "with the default method, or a binary confusion matrix.")
     chains, draws = int(post.sizes["chain"]), int(post.sizes["draw"])
     rng, _ = generator(random_seed)
     # the deployment prevalence is one proportion, read as with_prevalence reads a binary one

@@ -80,6 +80,9 @@ def _selected(post: xr.Dataset, dim: str, chosen: Any, func: str) -> list[str]:
     if chosen is None:
         return names
     wanted = [str(c) for c in chosen] if isinstance(chosen, (list, tuple)) else [str(chosen)]
+    if not wanted:
+        raise ValueError(f"{func}: an empty selection draws nothing; name at least one of "
+                         f"{some(names)}, or leave it out for all.")
     unknown = [c for c in wanted if c not in names]
     if unknown:
         raise KeyError(f"{func}: {unknown[0]!r} is not in the result; choose from {some(names)}.")
