@@ -78,6 +78,10 @@ def test_scores_give_the_best_threshold() -> None:
     np.testing.assert_allclose(out["minimum_cost"].values, curve.min("threshold").values)
     best = curve.idxmin("threshold").values
     np.testing.assert_allclose(out["optimal_threshold"].values, best)
+    deployed = bcm.expected_cost(fit, cost_fp=1, cost_fn=4, prevalence=0.1)["posterior"]
+    np.testing.assert_allclose(deployed["cost_curve"].sel(threshold=0.2).values,
+                               deployed["expected_cost"].values, atol=1e-5)
+    np.testing.assert_allclose(deployed["cost_treat_none"].values, 0.4)
     # calibrated risks: the optimum of A is near c_fp / (c_fp + c_fn) = 0.2
     assert abs(float(out["optimal_threshold"].sel(system="A").median()) - 0.2) < 0.1
     assert float(out["p_cheaper"].sel(system="A", other="B")) > 0.95
