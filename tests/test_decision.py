@@ -130,6 +130,14 @@ def test_a_batch_keyed_by_threshold() -> None:
         odds = float(t) / (1 - float(t))
         np.testing.assert_allclose(post["net_benefit"].sel(system="A", threshold=float(t)),
                                    prev * tpr - (1 - prev) * (1 - tnr) * odds)
+    with pytest.warns(bcm.errors.PrevalenceMismatchWarning):
+        curated = bcm.fit(cms, priors={"prevalence": bcm.Fixed(0.2)}, random_seed=2, draws=200)
+    fixed = bcm.net_benefit(curated)["posterior"]
+    np.testing.assert_allclose(fixed["treat_all"].values,
+                               np.broadcast_to(0.2 - 0.8 * np.array([1 / 9, 3 / 7]), (4, 200, 2)))
+    tpr, tnr = (curated["posterior"][v].sel(classifier="0.3").values for v in ("tpr", "tnr"))
+    np.testing.assert_allclose(fixed["net_benefit"].sel(system="A", threshold=0.3),
+                               0.2 * tpr - 0.8 * (1 - tnr) * 3 / 7)
     with pytest.raises(ValueError, match="drop thresholds"):
         bcm.net_benefit(fit, thresholds=[0.1])
     named = bcm.fit({"old": cms["0.1"], "new": cms["0.3"]}, draws=10)

@@ -158,7 +158,12 @@ def _scores_rates(idata: xr.DataTree, thresholds: np.ndarray, analysis: str) -> 
 
 def _matrix_rates(idata: xr.DataTree, analysis: str) -> RateDraws:
     post = box.get_group(idata, "posterior")
-    missing = [v for v in ("tpr", "tnr", "prevalence") if v not in post]
+    fixed = None  # a fixed prevalence (a curated test set) lives in constant_data
+    if "prevalence" not in post and box.has_group(idata, "constant_data") and "prevalence" in (
+            const := box.get_group(idata, "constant_data")):
+        fixed = float(np.asarray(const["prevalence"].values).reshape(-1)[0])
+    missing = [v for v in ("tpr", "tnr") + (() if fixed is not None else ("prevalence",))
+               if v not in post]
     if missing or "classifier" not in post.dims or any(
             d not in ("chain", "draw", "classifier") for d in post["tpr"].dims):
         raise ValueError(f"{analysis} of confusion matrices needs a binary batch keyed by "
@@ -182,5 +187,6 @@ def _matrix_rates(idata: xr.DataTree, analysis: str) -> RateDraws:
         return np.asarray(da.values, dtype=float)[..., order]
 
     tpr, tnr = arr("tpr"), arr("tnr")
-    return RateDraws(tpr[:, :, None, :], (1.0 - tnr)[:, :, None, :], arr("prevalence"),
+    prevalence = arr("prevalence") if fixed is None else np.full(tpr.shape, fixed)
+    return RateDraws(tpr[:, :, None, :], (1.0 - tnr)[:, :, None, :], prevalence,
                      values[order], ["A"], False, "confusion matrices keyed by threshold")
