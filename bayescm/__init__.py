@@ -17,6 +17,9 @@ extend a result from its attributes), :func:`build_model` (the PyMC model), :fun
 :func:`summarize_batch` (summaries of many matrices in bounded memory), :func:`pass_at_k`
 (pass@k of an items fit).
 
+**Decisions**: :func:`net_benefit` (decision curves with P(useful) and EVPI),
+:func:`expected_cost` (the expected cost per case at given costs and prevalence).
+
 **Comparing classifiers**: :func:`prob_superior`, :func:`rank_probabilities`,
 :func:`compare_paired` (two classifiers on one test set), :func:`leaderboard`.
 
@@ -78,6 +81,8 @@ _LAZY_NAMES = {
     "prob_superior": "bayescm.comparisons.superiority",
     "rank_probabilities": "bayescm.comparisons.ranks",
     "compare_paired": "bayescm.comparisons.paired",
+    "net_benefit": "bayescm.analyses.decision",
+    "expected_cost": "bayescm.analyses.cost",
 }
 """Public functions whose modules load on first use, to keep ``import bayescm`` light."""
 
@@ -151,6 +156,8 @@ __all__ = [
     # reading a result
     "summary", "probability", "informedness", "with_prevalence", "posterior_predictive",
     "summarize_batch", "pass_at_k",
+    # decisions
+    "net_benefit", "expected_cost",
     # comparing classifiers
     "prob_superior", "rank_probabilities", "compare_paired", "leaderboard",
     # the common priors

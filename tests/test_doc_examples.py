@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
          *sorted((ROOT / "docs" / "user_guide").glob("*.md"))]
 _BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
-_SLOW = re.compile(r"model=\"hierarchical\"|method=\"(?:nuts|binormal|bibeta)\"|Prior\(|"
-                   r"client=")
+_SLOW = re.compile(r"model=\"hierarchical\"|method=\"(?:nuts|binormal|bibeta|calibration)\"|"
+                   r"Prior\(|client=")
 
 
 def blocks(page: Path) -> list[str]:

@@ -52,6 +52,11 @@ def scores() -> Any:
 
 
 @cache
+def decision() -> Any:
+    return bcm.net_benefit(scores(), thresholds=[0.1, 0.2, 0.3])
+
+
+@cache
 def paired() -> Any:
     return bcm.compare.compare_paired_counts(700, 60, 20, 220, rope=0.01, random_seed=0)
 
@@ -100,6 +105,8 @@ CALLS: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
     "plot_pr": (plots.plot_pr, lambda: (scores(),)),
     "plot_reliability": (plots.plot_reliability, lambda: (scores(),)),
     "plot_delta_auc": (plots.plot_delta_auc, lambda: (scores(), "B", "A")),
+    "plot_decision_curve": (plots.plot_decision_curve, lambda: (decision(),)),
+    "plot_delta_net_benefit": (plots.plot_delta_net_benefit, lambda: (decision(),)),
     "plot_sroc": (plots.plot_sroc, lambda: (sites(),)),
     "plot_group_forest": (plots.plot_group_forest, lambda: (sites(), "tpr")),
     "plot_group_gaps": (plots.plot_group_gaps, lambda: (sites(), "tpr_gap")),

@@ -20,8 +20,8 @@ from bayescm.models import registry
 
 __all__ = ["SUMMARY_KINDS", "summary", "probability", "informedness", "resolve_var_names"]
 
-MATRIX_VARIABLES = ("theta", "rates", "roc", "pr", "reliability", "difficulty", "pass_items",
-                    "all_items")
+MATRIX_VARIABLES = ("theta", "rates", "roc", "pr", "reliability", "calibration_curve",
+                    "difficulty", "pass_items", "all_items")
 """Class-by-class matrices, curves and per-item variables left out of a default summary (K^2,
 grid or item rows each); name them to see them."""
 

@@ -49,14 +49,17 @@ Derived = dict[str, tuple[tuple[str, ...], np.ndarray]]
 
 ANALYSES = ("summary", "with_prevalence", "posterior_predictive", "prior_predictive",
             "prob_superior", "rank_probabilities", "informedness", "refit", "curve_bands",
-            "sroc_regions", "group_gaps", "paired_comparison", "theta", "item_level")
+            "sroc_regions", "group_gaps", "paired_comparison", "theta", "item_level",
+            "net_benefit", "expected_cost")
 """The analyses a kind can declare (``ModelKind.analyses``); any other raises a ValueError
 naming the kind (:func:`bayescm.models.registry.require`). ``curve_bands``: whole curves per
 draw (scores); ``sroc_regions``: a population of groups with a summary ROC (a hierarchical
 fit); ``group_gaps``: several groups of one classifier to compare draw by draw;
 ``paired_comparison``: two classifiers on one test set; ``theta``: a confusion probability
 matrix per draw (figures of theta); ``item_level``: systems evaluated item by item (the
-accuracy forest with the naive and CR1 intervals, paired differences, pass@k)."""
+accuracy forest with the naive and CR1 intervals, paired differences, pass@k);
+``net_benefit`` and ``expected_cost``: rates at thresholds per draw (scores, or binary
+matrices keyed by threshold) and TPR, TNR and prevalence (decisions)."""
 DEFAULT_ANALYSES = frozenset(("summary", "with_prevalence", "posterior_predictive",
                               "prior_predictive", "prob_superior", "rank_probabilities",
                               "informedness", "refit", "theta"))

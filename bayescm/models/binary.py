@@ -153,7 +153,7 @@ class BinaryModel(ModelKind):
     ['prevalence', 'tpr', 'tnr']
     """
 
-    analyses = DEFAULT_ANALYSES | {"group_gaps"}
+    analyses = DEFAULT_ANALYSES | {"group_gaps", "net_benefit", "expected_cost"}
     elementwise = True
     key = "binary"
     description = "a binary fit"

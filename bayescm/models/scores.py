@@ -45,14 +45,15 @@ from bayescm.models.base import ModelKind
 from bayescm.models.calibration import calibration_draws
 from bayescm.models.pipeline import diagnostic_variables
 from bayescm.models.registry import register
-from bayescm.models.roc import CurveDraws, bayesian_bootstrap_weights, curve_draws, item_sums
-from bayescm.models.roc_dp import CONCENTRATION, dirichlet_process_weights, with_novel_items
+from bayescm.models.roc import CurveDraws, curve_draws, item_sums
+from bayescm.models.roc_dp import CONCENTRATION
 from bayescm.models.scores_observed import (
     fpr_range_of,
     observed_values,
     scores_from_tree,
     threshold_counts,
 )
+from bayescm.models.scores_weights import WeightLayout
 
 __all__ = ["CURVES", "METHODS", "fit_scores"]
 
@@ -73,9 +74,6 @@ _NOTES = {
                          "on four novel atoms; each draw is one whole ROC curve",
     "bayesian_bootstrap": "Dirichlet(1, ..., 1) weights over the test items (Bayesian "
                           "bootstrap); each draw is one whole ROC curve"}
-
-_CHUNK = 256
-
 
 def fit_scores(
     data: Scores,
@@ -173,26 +171,17 @@ def fit_scores(
     rng_cal = np.random.default_rng(child(seq, 1))
     fpr_grid = np.linspace(0.0, 1.0, grid_size)
     recall_grid = np.linspace(0.0, 1.0, grid_size)
-    y, n_items = data.y, data.n
-    # the Dirichlet process's novel atoms follow the items (above or below every score)
-    items = {k: with_novel_items(y, s) if novel else (y, s) for k, s in data.scores.items()}
-    y_all = items[names[0]][0]
-    # the weight columns: the first classifier's positives, then its negatives, each by score,
-    # so that its curves read two slices of the weights (the others gather theirs)
-    lead = CurveDraws(y_all, items[names[0]][1])
-    layout = np.r_[lead.pos_items, lead.neg_items]
-    columns = np.empty_like(layout)
-    columns[layout] = np.arange(layout.size)
+    y = data.y
+    # the weight columns: the first classifier's positives, then its negatives, each by score
+    # (the Dirichlet process's novel atoms among them), as net_benefit draws them again
+    layout = WeightLayout(data, novel)
+    items, columns, y_all = layout.items, layout.columns, layout.y_all
     curves = {name: CurveDraws(y_all, s, columns) for name, (_, s) in items.items()}
-    y_cols = y_all[layout]
-    scores_cols = {name: s[layout] for name, (_, s) in items.items()}
-    seen = layout < n_items if novel else None  # the losses weigh the observed items only
+    y_cols, scores_cols, seen = layout.y, layout.scores, layout.seen
 
     def chunk(job: tuple[int, int]) -> dict[str, np.ndarray]:
         index, m = job  # each chunk has its own stream: results do not depend on threads
-        rng = np.random.default_rng(child(seq, 2 + index))
-        weights = (dirichlet_process_weights(rng, m, n_items, np.float32, columns[n_items:])
-                   if novel else bayesian_bootstrap_weights(rng, m, n_items, np.float32))
+        weights = layout.weights(seq, index, m)
         part: dict[str, np.ndarray] = {}
         for name, s in scores_cols.items():
             losses, cells = item_sums(y_cols, s, weights, threshold, seen)
@@ -202,7 +191,7 @@ def fit_scores(
             part.update({f"{name}\0{key}": value for key, value in values.items()})
         return part
 
-    jobs = [(i, min(_CHUNK, total - start)) for i, start in enumerate(range(0, total, _CHUNK))]
+    jobs = layout.jobs(total)
     workers = min(2, os.cpu_count() or 1, len(jobs))
     if workers > 1:
         with ThreadPoolExecutor(workers) as pool:
@@ -324,7 +313,7 @@ class ScoresModel(ModelKind):
     has_exact = True
     default_draws = 1000
     analyses = frozenset({"summary", "prob_superior", "rank_probabilities", "informedness",
-                          "curve_bands", "refit"})
+                          "curve_bands", "refit", "net_benefit", "expected_cost"})
     figures = ("roc", "pr", "reliability")
     catalogue = _CATALOGUE
 
@@ -364,9 +353,11 @@ class ScoresModel(ModelKind):
     @property
     def prior_arguments(self) -> tuple[str, ...]:
         """``priors={...}`` keys of the parametric fits (the nonparametric ones have none)."""
+        from bayescm.models.risk_calibration import CALIBRATION_PARAMETERS
         from bayescm.models.roc_parametric_priors import PARAMETERS
 
-        return tuple(dict.fromkeys(k for keys in PARAMETERS.values() for k in keys))
+        return tuple(dict.fromkeys([*(k for keys in PARAMETERS.values() for k in keys),
+                                    *CALIBRATION_PARAMETERS]))
 
     def resolve_priors(self, prior: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
         """No ``prior=``; ``priors={...}`` are kept for the parametric fits (checked there)."""
@@ -401,6 +392,10 @@ class ScoresModel(ModelKind):
         values).
         """
         options = dict(options)
+        if ctx.method == "calibration":  # logistic recalibration of risks (NUTS)
+            from bayescm.models.risk_calibration import fit_calibration, no_curve_options
+
+            return fit_calibration(ctx, no_curve_options(options, _SCORE_OPTIONS))
         if ctx.method in ("binormal", "bibeta"):
             from bayescm.models.roc_parametric import fit_parametric
 
@@ -428,8 +423,9 @@ class ScoresModel(ModelKind):
         if not isinstance(ctx.method, str) or ctx.method not in _STORED:
             raise ValueError(f"Scores are analysed with method='dirichlet_process' (exact "
                              f"draws, the default), 'bootstrap' (the Bayesian bootstrap, exact "
-                             f"draws), 'binormal' or 'bibeta' (parametric curves sampled with "
-                             f"NUTS), got {ctx.method!r}.")
+                             f"draws), 'binormal', 'bibeta' (parametric curves) or "
+                             f"'calibration' (risks' intercept and slope; NUTS), got "
+                             f"{ctx.method!r}.")
         return fit_scores(ctx.data, draws=ctx.draws, chains=ctx.chains, random_seed=ctx.seed,
                           metrics=ctx.metrics, hdi_prob=ctx.hdi_prob,
                           method=_STORED[ctx.method], **options)
@@ -441,6 +437,10 @@ class ScoresModel(ModelKind):
         The labels and scores come from ``observed_data``, the options from the root
         attributes and the grid; the nonparametric methods have no priors to pass.
         """
+        if ctx.method == "calibration":
+            from bayescm.models.risk_calibration import calibration_refit
+
+            return calibration_refit(ctx, idata)
         data, options = scores_from_tree(idata)
         if ctx.method in ("binormal", "bibeta"):
             return data, options, dict(ctx.priors)

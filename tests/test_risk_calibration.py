@@ -1,0 +1,83 @@
+"""Calibration of risks (method="calibration"): the PyMC recalibration model against maximum
+likelihood, its result, and its errors."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from scipy import special
+
+import bayescm as bcm
+from bayescm.models.risk_calibration import calibration_refit, logistic_recalibration
+
+N = 600
+TRUE_A, TRUE_B = -0.5, 0.6
+
+
+@pytest.fixture(scope="module")
+def data() -> bcm.Scores:
+    rng = np.random.default_rng(7)
+    risk = rng.beta(2, 5, size=N)
+    # the risks are too extreme (slope 0.6) and too high (intercept -0.5)
+    y = rng.random(N) < special.expit(TRUE_A + TRUE_B * special.logit(risk))
+    return bcm.Scores(y, {"A": risk, "B": np.clip(risk * 0.5, 0, 1)})
+
+
+@pytest.fixture(scope="module")
+def fit(data: bcm.Scores):
+    return bcm.fit(data, method="calibration", draws=1000, chains=2, tune=500, random_seed=3)
+
+
+def test_maximum_likelihood_matches_statsmodels(data: bcm.Scores) -> None:
+    import statsmodels.api as sm
+
+    x = special.logit(data.scores["A"])
+    ref = sm.Logit(data.y.astype(float), sm.add_constant(x)).fit(disp=0).params
+    np.testing.assert_allclose(logistic_recalibration(data.y.astype(float), x), ref, rtol=1e-6)
+
+
+def test_posterior_agrees_with_maximum_likelihood(fit) -> None:
+    post, ml = fit["posterior"], fit["observed_metrics"]
+    for name in ("calibration_intercept", "calibration_slope"):
+        draws = post[name].transpose("chain", "draw", "classifier").values.reshape(-1, 2)
+        # weak priors, 600 items: the posterior mean sits within a third of a posterior sd
+        gap = np.abs(draws.mean(axis=0) - ml[name].values)
+        assert np.all(gap < draws.std(axis=0) / 3), (name, gap)
+    slope = post["calibration_slope"].sel(classifier="A").values.ravel()
+    lo, hi = np.quantile(slope, [0.025, 0.975])
+    assert lo < TRUE_B < hi and hi < 1  # the truth covered, and "too extreme" is visible
+    assert float(fit["diagnostics"]["calibration_slope"].sel(diagnostic="r_hat").max()) < 1.01
+
+
+def test_the_result_holds_the_curve_and_reads_back(fit, data: bcm.Scores) -> None:
+    post = fit["posterior"]
+    assert post["calibration_curve"].dims == ("chain", "draw", "classifier", "risk")
+    a = post["calibration_intercept"].values[..., None]
+    b = post["calibration_slope"].values[..., None]
+    grid = post["risk"].values
+    np.testing.assert_allclose(post["calibration_curve"].values,
+                               special.expit(a + b * special.logit(grid)))
+    table = bcm.summary(fit)
+    assert not any("calibration_curve" in str(i) for i in table.index)
+    stub = SimpleNamespace(priors={"calibration_slope": bcm.priors.Normal(1, 2)})
+    again, options, priors = calibration_refit(stub, fit)  # type: ignore[arg-type]
+    assert again.names == data.names and options == {} and priors == stub.priors
+    np.testing.assert_array_equal(again.y, data.y)
+    with pytest.raises(ValueError, match="nonparametric"):
+        bcm.net_benefit(fit)
+    with pytest.raises(ValueError, match="TPR, TNR"):
+        bcm.expected_cost(fit, cost_fp=1, cost_fn=1)
+
+
+def test_bad_input_is_refused() -> None:
+    y = np.array([1, 0, 1, 0, 1, 0])
+    with pytest.raises(ValueError, match="risks"):
+        bcm.fit(bcm.Scores(y, [2.0, 0.1, 0.5, 0.2, 0.3, 0.1]), method="calibration")
+    with pytest.raises(ValueError, match="two classes"):
+        bcm.fit(bcm.Scores([1, 1, 1], [0.2, 0.5, 0.9], positive=1), method="calibration")
+    with pytest.raises(TypeError, match="threshold"):
+        bcm.fit(bcm.Scores(y, [0.9, 0.1, 0.5, 0.2, 0.3, 0.1]), method="calibration",
+                threshold=0.3)
+    with pytest.raises(TypeError, match="calibration_slope"):
+        bcm.fit(bcm.Scores(y, [0.9, 0.1, 0.5, 0.2, 0.3, 0.1]), method="calibration",
+                priors={"slope": bcm.priors.Normal(1, 1)})
