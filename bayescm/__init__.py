@@ -17,6 +17,10 @@ extend a result from its attributes), :func:`build_model` (the PyMC model), :fun
 :func:`summarize_batch` (summaries of many matrices in bounded memory), :func:`pass_at_k`
 (pass@k of an items fit).
 
+**Rates seen through an imperfect test or judge**: :func:`true_prevalence` (a true prevalence
+from a test's apparent count), :func:`judged_accuracy` (systems' true accuracies from an
+automated judge's pass counts and its calibration set).
+
 **Comparing classifiers**: :func:`prob_superior`, :func:`rank_probabilities`,
 :func:`compare_paired` (two classifiers on one test set), :func:`leaderboard`.
 
@@ -78,6 +82,8 @@ _LAZY_NAMES = {
     "prob_superior": "bayescm.comparisons.superiority",
     "rank_probabilities": "bayescm.comparisons.ranks",
     "compare_paired": "bayescm.comparisons.paired",
+    "true_prevalence": "bayescm.models.corrected_fit",
+    "judged_accuracy": "bayescm.models.corrected_fit",
 }
 """Public functions whose modules load on first use, to keep ``import bayescm`` light."""
 
@@ -151,6 +157,8 @@ __all__ = [
     # reading a result
     "summary", "probability", "informedness", "with_prevalence", "posterior_predictive",
     "summarize_batch", "pass_at_k",
+    # rates seen through an imperfect test or judge
+    "true_prevalence", "judged_accuracy",
     # comparing classifiers
     "prob_superior", "rank_probabilities", "compare_paired", "leaderboard",
     # the common priors
