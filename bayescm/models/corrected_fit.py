@@ -330,6 +330,8 @@ def judged_accuracy(passed: Any, n: Any, *, calibration: Any, tpr: Any = None,
     ------
     ValueError
         ``passed > n``, a negative count, a calibration matrix that is not 2 x 2.
+    TypeError
+        No calibration matrix, or a prior it cannot use.
 
     See Also
     --------
