@@ -30,8 +30,8 @@ import numpy as np
 
 __all__ = ["GRID", "Rate", "draw_corrected", "draw_p", "log_marginal"]
 
-GRID = 128
-"""Cells per free rate (TPR, TNR) in step 1: 128 x 128 cells of equal prior mass."""
+GRID = 64
+"""Cells per free rate (TPR, TNR) in step 1: 64 x 64 cells of equal prior mass."""
 _CHUNK = 2048
 _NEAR = np.concatenate([[0.0], np.geomspace(0.01, 60.0, 40)])
 """Offsets of cell edges from the likelihood's mode, in its standard deviations."""
