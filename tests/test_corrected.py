@@ -195,3 +195,23 @@ def test_uniform_prior_follows_the_protocol() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert prior.mean == 0.8
+
+
+def test_the_command_line_prints_the_corrected_prevalence(capsys) -> None:
+    from bayescm.cli import main
+
+    code = main(["correct", "--positives", "142", "--n", "742", "--tpr", "uniform(0.6, 1)",
+                 "--tnr", "beta(95, 5)", "--draws", "200", "--seed", "1", "--format", "csv"])
+    out = capsys.readouterr().out
+    assert code == 0 and out.splitlines()[1].startswith("prevalence,")
+    code = main(["correct", "--positives", "142", "--n", "742", "--validation-tp", "45",
+                 "--validation-fn", "5", "--validation-tn", "190", "--validation-fp", "10",
+                 "--draws", "200", "--seed", "1"])
+    assert code == 0 and "Rogan-Gladen" in capsys.readouterr().out
+    assert main(["correct", "--positives", "800", "--n", "742", "--tpr", "fixed(0.9)",
+                 "--tnr", "fixed(0.9)"]) == 2
+    assert "larger than n" in capsys.readouterr().err
+    assert main(["correct", "--positives", "8", "--n", "742", "--validation-tp", "3"]) == 2
+    assert "needs all four counts" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["correct", "--positives", "8", "--n", "742", "--tpr", "beta(95)"])
