@@ -125,6 +125,9 @@ def test_draws_are_reproducible_and_laid_out_as_chains() -> None:
      "unknown keyword"),
     (({"a": 3}, {"b": 10}), {"tpr": bcm.Fixed(0.9), "tnr": bcm.Fixed(0.9)}, ValueError,
      "same systems"),
+    ((10, 100), {"validation": bcm.ConfusionMatrix([[60, 5], [10, 20]],
+                                                   labels=["negative", "positive"])},
+     ValueError, r"first row is 'negative', but 'positive' looks like the positive"),
 ])
 def test_bad_input_raises_named_errors(args, kwargs, error, match) -> None:
     with pytest.raises(error, match=match):
@@ -168,6 +171,27 @@ def test_judged_accuracy_of_one_system_and_its_errors() -> None:
         bcm.judged_accuracy({"A": 340, "B": 600}, {"A": 500, "B": 500}, calibration=CAL)
     with pytest.raises(TypeError, match="n is a mapping"):
         bcm.judged_accuracy(340, {"A": 500}, calibration=CAL)
+
+
+def test_populations_sharing_one_test_are_compared_draw_by_draw() -> None:
+    tree = bcm.true_prevalence({"north": 142, "south": 90}, {"north": 742, "south": 700},
+                               tpr=bcm.Beta(90, 10), tnr=bcm.Beta(95, 5), random_seed=10)
+    assert tree["posterior"]["prevalence"].dims == ("chain", "draw", "system")
+    assert list(tree["observed_metrics"]["prevalence"]["system"].values) == ["north", "south"]
+    p = bcm.prob_superior(tree, "north", "south", metric="prevalence", direction="higher")
+    assert p > 0.95
+    with pytest.raises(ValueError, match="descriptive"):
+        bcm.prob_superior(tree, "north", "south", metric="prevalence")
+
+
+def test_a_calibration_with_the_correct_class_second_is_refused_or_reordered() -> None:
+    flipped = bcm.ConfusionMatrix([[68, 12], [10, 110]], labels=["incorrect", "correct"])
+    with pytest.raises(ValueError, match="positive='correct'"):
+        bcm.judged_accuracy(340, 500, calibration=flipped)
+    fixed = bcm.ConfusionMatrix([[68, 12], [10, 110]], labels=["incorrect", "correct"],
+                                positive="correct")
+    tree = bcm.judged_accuracy(340, 500, calibration=fixed, draws=100, random_seed=1)
+    assert tree["observed_data"]["calibration"].values.tolist() == [[110, 10], [12, 68]]
 
 
 def test_results_refuse_analyses_of_confusion_matrices() -> None:

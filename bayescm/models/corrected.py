@@ -62,7 +62,7 @@ class TruePrevalenceModel(ModelKind):
     metric_family = "corrected"
     catalogue = CORRECTED_METRICS
     figures = ()
-    analyses = frozenset({"summary"})
+    analyses = frozenset({"summary", "prob_superior", "rank_probabilities"})
     true_name: ClassVar[str] = "prevalence"
     """The posterior's name of the true rate."""
     apparent_name: ClassVar[str] = "apparent"
@@ -154,7 +154,6 @@ class JudgedAccuracyModel(TruePrevalenceModel):
 
     key = "judged_accuracy"
     description = "an accuracy corrected for an imperfect judge"
-    analyses = frozenset({"summary", "prob_superior", "rank_probabilities"})
     true_name = "accuracy"
     apparent_name = "judged"
     parameters = (Parameter("accuracy", (), "true accuracy", Family.BETA),

@@ -16,6 +16,9 @@ from bayescm.core.validate import check_int
 
 __all__ = ["judged_accuracy", "resolve_corrected_priors", "true_prevalence"]
 
+_POSITIVE_WORDS = frozenset({"correct", "pass", "passed", "true", "1", "yes", "positive",
+                             "right", "diseased", "case"})
+"""Labels that name the positive class: a validation matrix with one second is refused."""
 _RATE_FORMS = ("a bcm.Beta (or a preset name such as 'laplace'), bcm.Fixed(value) or "
                "bcm.priors.Uniform(lower, upper)")
 
@@ -127,7 +130,16 @@ def _validation(validation: Any, what: str) -> tuple[np.ndarray, list[str]] | No
     if counts.shape != (2, 2):
         raise ValueError(f"{what} must be a binary matrix (2 x 2: positive, negative), got "
                          f"{counts.shape[0]} classes {list(validation.labels)}.")
-    return counts, [str(v) for v in validation.labels]
+    labels = [str(v) for v in validation.labels]
+    first, second = (v.strip().lower() for v in labels)
+    if getattr(validation, "positive", None) is None and second in _POSITIVE_WORDS and (
+            first not in _POSITIVE_WORDS):
+        raise ValueError(
+            f"The {what}'s first row is {labels[0]!r}, but {labels[1]!r} looks like the "
+            "positive (correct) class: the first row must be it. Give the matrix with "
+            f"positive={labels[1]!r} (bcm.ConfusionMatrix(counts, labels=..., "
+            f"positive={labels[1]!r}) puts it first).")
+    return counts, labels
 
 
 def _warn_impossible(ks: np.ndarray, ns: np.ndarray, tpr: float, tnr: float,
