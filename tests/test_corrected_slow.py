@@ -1,9 +1,10 @@
-"""Coverage of the corrected rates over simulated data sets (issue 31, point 3; slow).
+"""Coverage and calibration of the corrected rates over simulated data sets (issue 31; slow).
 
 For each scenario, 200 data sets are simulated from fixed true values (the apparent count and
 the validation or calibration matrix both drawn from the test's true rates); the 95 % HDI of
 the true rate must cover the truth in 95 % of them, within three Monte-Carlo standard errors
-(``3 * sqrt(0.95 * 0.05 / 200) = 0.046``).
+(``3 * sqrt(0.95 * 0.05 / 200) = 0.046``). Simulation-based calibration draws the true values
+from the priors instead: the truth's rank among the posterior draws must be uniform.
 """
 
 import numpy as np
@@ -48,3 +49,27 @@ def _coverage(truth: float, n: int, tpr: float, tnr: float, pos: int, neg: int, 
 def test_the_95_hdi_covers_the_true_rate(truth, n, tpr, tnr, pos, neg, judged) -> None:
     coverage = _coverage(truth, n, tpr, tnr, pos, neg, 31, judged)
     assert abs(coverage - 0.95) <= BOUND, coverage
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:The apparent rate:UserWarning")
+def test_simulation_based_calibration_of_the_exact_draws() -> None:
+    """SBC: true values drawn from the priors; the truth's rank among the draws is uniform."""
+    from scipy import stats
+
+    from bayescm.priors import Uniform
+
+    rng = np.random.default_rng(5)
+    ranks: dict[str, list[int]] = {"prevalence": [], "tpr": [], "tnr": []}
+    for i in range(SETS):
+        p, t, s = rng.uniform(), rng.uniform(0.5, 1), rng.uniform(0.5, 1)
+        k = int(rng.binomial(300, p * t + (1 - p) * (1 - s)))
+        tp, tn = int(rng.binomial(40, t)), int(rng.binomial(60, s))
+        val = bcm.ConfusionMatrix.from_counts(tp=tp, fn=40 - tp, tn=tn, fp=60 - tn)
+        tree = bcm.true_prevalence(k, 300, tpr=Uniform(0.5, 1), tnr=Uniform(0.5, 1),
+                                   validation=val, draws=100, chains=4, random_seed=i)
+        for name, truth in (("prevalence", p), ("tpr", t), ("tnr", s)):
+            ranks[name].append(int((tree["posterior"][name].values < truth).sum()))
+    for name, r in ranks.items():
+        hist = np.histogram(r, bins=10, range=(0, 400))[0]
+        assert stats.chisquare(hist).pvalue > 0.001, (name, hist.tolist())
