@@ -8,8 +8,8 @@ its own module, see ``ARCHITECTURE.md``).
 Examples
 --------
 >>> from bayescm.models import registry
->>> registry.keys()[:5]
-['binary', 'hierarchical', 'hierarchical_multiclass', 'items', 'multiclass']
+>>> registry.keys()[:4]
+['binary', 'hierarchical', 'hierarchical_multiclass', 'items']
 """
 
 from __future__ import annotations
