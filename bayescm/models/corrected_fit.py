@@ -243,7 +243,7 @@ def true_prevalence(positives: Any, n: Any, *, tpr: Any = None, tnr: Any = None,
     ``positives ~ Binomial(n, a)`` with the apparent rate ``a = p tpr + (1 - p) (1 - tnr)``;
     the test's ``tpr`` and ``tnr`` come from their priors, updated jointly by a labelled
     validation matrix if one is given, and are restricted to ``tpr + tnr > 1`` (where ``p`` is
-    identified). Exact draws (:mod:`bayescm.models.corrected_draws`).
+    identified). Exact draws (``bayescm.models.corrected_draws``).
 
     Parameters
     ----------
