@@ -20,6 +20,10 @@ extend a result from its attributes), :func:`build_model` (the PyMC model), :fun
 **Decisions**: :func:`net_benefit` (decision curves with P(useful) and EVPI),
 :func:`expected_cost` (the expected cost per case at given costs and prevalence).
 
+**Rates seen through an imperfect test or judge**: :func:`true_prevalence` (a true prevalence
+from a test's apparent count), :func:`judged_accuracy` (systems' true accuracies from an
+automated judge's pass counts and its calibration set).
+
 **Comparing classifiers**: :func:`prob_superior`, :func:`rank_probabilities`,
 :func:`compare_paired` (two classifiers on one test set), :func:`leaderboard`.
 
@@ -83,6 +87,8 @@ _LAZY_NAMES = {
     "compare_paired": "bayescm.comparisons.paired",
     "net_benefit": "bayescm.analyses.decision",
     "expected_cost": "bayescm.analyses.cost",
+    "true_prevalence": "bayescm.models.corrected_fit",
+    "judged_accuracy": "bayescm.models.corrected_fit",
 }
 """Public functions whose modules load on first use, to keep ``import bayescm`` light."""
 
@@ -158,6 +164,8 @@ __all__ = [
     "summarize_batch", "pass_at_k",
     # decisions
     "net_benefit", "expected_cost",
+    # rates seen through an imperfect test or judge
+    "true_prevalence", "judged_accuracy",
     # comparing classifiers
     "prob_superior", "rank_probabilities", "compare_paired", "leaderboard",
     # the common priors

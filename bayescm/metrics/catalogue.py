@@ -20,6 +20,7 @@ import numpy as np
 
 from bayescm.core.arguments import did_you_mean, keyword_checked
 from bayescm.metrics.binary import BINARY_METRICS, fbeta
+from bayescm.metrics.corrected import CORRECTED_METRICS
 from bayescm.metrics.items import ITEM_METRICS
 from bayescm.metrics.metric import Metric, MetricInfo
 from bayescm.metrics.multiclass import MULTICLASS_METRICS
@@ -37,6 +38,7 @@ _CATALOGUES: dict[str, dict[str, Metric]] = {
     "multiclass": MULTICLASS_METRICS,
     "scores": {**BINARY_METRICS, **SCORE_METRICS},
     "items": ITEM_METRICS,
+    "corrected": CORRECTED_METRICS,
 }
 
 
@@ -140,6 +142,7 @@ mark_builtin(BINARY_METRICS, "binary")
 mark_builtin(MULTICLASS_METRICS, "multiclass")
 mark_builtin(SCORE_METRICS, "scores")
 mark_builtin(ITEM_METRICS, "items")
+mark_builtin(CORRECTED_METRICS, "corrected")
 
 
 def canonical_name(name: str) -> str:

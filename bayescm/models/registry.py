@@ -8,8 +8,8 @@ its own module, see ``ARCHITECTURE.md``).
 Examples
 --------
 >>> from bayescm.models import registry
->>> registry.keys()[:5]
-['binary', 'hierarchical', 'hierarchical_multiclass', 'items', 'multiclass']
+>>> registry.keys()[:4]
+['binary', 'hierarchical', 'hierarchical_multiclass', 'items']
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ BUILT_IN = {"binary": "bayescm.models.binary", "multiclass": "bayescm.models.mul
             "scores": "bayescm.models.scores", "paired": "bayescm.models.paired",
             "hierarchical": "bayescm.models.hierarchical",
             "hierarchical_multiclass": "bayescm.models.hierarchical_multiclass",
-            "items": "bayescm.models.items", "stratified": "bayescm.models.stratified"}
+            "items": "bayescm.models.items", "stratified": "bayescm.models.stratified",
+            "true_prevalence": "bayescm.models.corrected",
+            "judged_accuracy": "bayescm.models.corrected"}
 """The built-in kinds and their modules, imported (and so registered) on first use."""
 
 

@@ -7,8 +7,9 @@ dims=None)``), describes itself (``to_dict()``, rebuilt by :func:`from_dict`), d
 proportions and class shares of the confusion-matrix models take :class:`Beta`,
 :class:`Dirichlet`, :class:`Fixed` and the presets; the means, scales and correlations of the
 NUTS models take :class:`Normal`, :class:`HalfNormal`, :class:`LogNormal` and :class:`LKJ`
-(:mod:`bayescm.priors.continuous`); PreliZ distributions and pymc-extras ``Prior`` objects are
-accepted wherever a NUTS model takes a prior.
+(:mod:`bayescm.priors.continuous`); a rate known only to lie in an interval takes
+:class:`Uniform` (a test's TPR in U(0.6, 1)); PreliZ distributions and pymc-extras ``Prior``
+objects are accepted wherever a NUTS model takes a prior.
 """
 
 from bayescm.errors import PriorFormError
@@ -24,11 +25,12 @@ from bayescm.priors.protocol import PriorFactory, PriorSpec, is_conjugate
 from bayescm.priors.rates_by_class import RatesByClass
 from bayescm.priors.resolve import resolve_nuts_prior, resolve_prior
 from bayescm.priors.serialize import PRIOR_FORMS, from_dict, prior_to_dict, register_prior_form
+from bayescm.priors.uniform import Uniform
 
 __all__ = ["LKJ", "PRIOR_FORMS", "PRIOR_NAMES", "Beta", "ContinuousPrior", "Dirichlet", "Fixed",
            "Flat", "Haldane", "HalfNormal", "Jeffreys", "Laplace", "LogNormal", "Normal",
            "PreliZPrior", "PresetDirichlet", "PriorFactory", "PriorFormError", "PriorSpec",
-           "RatesByClass", "Weak", "cells_from_metrics", "from_dict", "from_preliz",
+           "RatesByClass", "Uniform", "Weak", "cells_from_metrics", "from_dict", "from_preliz",
            "is_conjugate", "preset_row", "prior_to_dict", "priors_from_matrix",
            "priors_from_metrics", "register_prior_form", "resolve_multiclass_priors",
            "resolve_nuts_prior", "resolve_prior"]

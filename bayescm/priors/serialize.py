@@ -22,6 +22,7 @@ from bayescm.priors.fixed import Fixed
 from bayescm.priors.presets import PRIOR_NAMES
 from bayescm.priors.rates_by_class import RatesByClass
 from bayescm.priors.resolve import resolve_prior
+from bayescm.priors.uniform import Uniform
 
 __all__ = ["PRIOR_FORMS", "PriorFormError", "from_dict", "prior_to_dict", "register_prior_form"]
 
@@ -224,7 +225,7 @@ def _continuous(data: Mapping[str, Any], ctx: _Context) -> Any:
 
 
 _CONTINUOUS = {cls.dist.lower(): (cls, {f.name for f in fields(cls)})
-               for cls in (Normal, HalfNormal, LogNormal, LKJ)}
+               for cls in (Normal, HalfNormal, LogNormal, LKJ, Uniform)}
 """The continuous priors by lower-case ``dist``, with their parameter names."""
 
 
@@ -243,6 +244,8 @@ _BUILT_IN = [  # tried in this order; the first that matches builds
     PriorForm("a pymc-extras Prior {dist, kwargs, ...}",
               lambda d: "kwargs" in d or d.get("name") in ("Prior", "Censored", "Scaled")
               or {"class", "data"} <= set(d), _pymc_extras),
+    PriorForm("{dist = 'Uniform', lower, upper}", lambda d: _dist(d) == "uniform"
+              and bool({"lower", "upper"} & set(d)), _continuous),
     PriorForm("{dist = <preset name>} (weak, laplace, jeffreys, haldane, flat)",
               lambda d: _dist(d) in PRIOR_NAMES, _preset_by_dist),
     # what to_dict() writes (and result trees store)
@@ -260,7 +263,8 @@ _BUILT_IN = [  # tried in this order; the first that matches builds
     PriorForm("{dist = 'PreliZ', kind, params}", lambda d: _dist(d) == "preliz", _preliz),
     PriorForm("a stored custom prior {dist, name = 'custom', repr} (not rebuildable)",
               lambda d: d.get("name") == "custom" and "repr" in d, _custom),
-    PriorForm("{dist = 'Normal' | 'HalfNormal' | 'LogNormal' | 'LKJ', <its parameters>}",
+    PriorForm("{dist = 'Normal' | 'HalfNormal' | 'LogNormal' | 'LKJ' | 'Uniform', <its "
+              "parameters>}",
               lambda d: _dist(d) in _CONTINUOUS and "kwargs" not in d
               and bool(set(d) - {"dist", "name"})  # {dist = "Normal"} alone: pymc-extras's
               and set(d) - {"dist", "name"} <= _CONTINUOUS[str(_dist(d))][1], _continuous),
