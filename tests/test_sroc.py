@@ -148,10 +148,14 @@ def test_plot_group_forest_pairs_complements_and_other_metrics(idata):
     means = idata["posterior"]["fpr"].mean(("chain", "draw")).to_series()
     assert labels == list(means.sort_values().index)  # the lowest FPR (the best) at the top
     ppv = plots.plot_group_forest(idata, "ppv")
-    assert [t.get_text() for t in ppv.get_yticklabels()] == list(CELLS)  # no population rows
+    # every metric of a whole run has population rows too (ppv_mean, ppv_new: issue 30)
+    assert [t.get_text() for t in ppv.get_yticklabels()][:len(CELLS)] == list(CELLS)
+    assert len(ppv.get_yticklabels()) == len(CELLS) + 2
+    diamond = next(p for p in ppv.patches if p.get_gid() == "pooled")
+    assert diamond.get_xy()[1, 0] == pytest.approx(float(idata["posterior"]["ppv_mean"].mean()))
     mixed = plots.plot_group_forest(idata, ["ppv", "tpr"])
     rows = [[t.get_position()[1] for t in a.get_yticklabels()] for a in mixed.axes]
-    assert rows[0] == rows[1]  # aligned: the PPV panel leaves the population rows empty
+    assert rows[0] == rows[1]  # aligned panels
     fig, axes = plt.subplots(1, 2)
     assert plots.plot_group_forest(idata, ("tpr", "tnr"), ax=axes) is fig
     assert idata.bcm.plot_group_forest("tnr").get_title() == "TNR by site"
