@@ -353,7 +353,7 @@ class PriorFormError(ValueError):
 
     See Also
     --------
-    from_dict : Raises it.
+    bayescm.priors.from_dict : Raises it.
     register_prior_form : Adds a form so that a dict is recognised.
 
     Examples

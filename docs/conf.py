@@ -205,11 +205,13 @@ def _resolve_by_identity(app: Any, env: Any, node: Any, contnode: Any) -> Any:
         return None
     target = node["reftarget"].lstrip("~.")
     objects = env.get_domain("py").objects
+    exists = False
     for candidate in [*(f"{c}.{target}" for c in _contexts(node)), target]:
         if candidate in objects:  # documented under the name the docstring's module gives
             name = candidate
         else:
             obj = _import(candidate)
+            exists = exists or (obj is not _MISSING and candidate.startswith("bayescm"))
             key = None if obj is _MISSING else _key(obj)
             name = _documented(env).get(key) if key is not None else None
         if name is None and candidate == target:  # a summary line in an autosummary table
@@ -221,7 +223,10 @@ def _resolve_by_identity(app: Any, env: Any, node: Any, contnode: Any) -> Any:
             found = env.get_domain("py").resolve_any_xref(
                 env, node["refdoc"], app.builder, name, node, contnode)
             return found[0][1] if found else None
-    return None
+    # an internal object of bayescm that exists but has no page of its own (a helper module,
+    # a private function a docstring names): plain text, no warning; a name that does not
+    # exist at all (a typo, a renamed object) still fails the build
+    return contnode if exists else None
 
 
 def setup(app: Any) -> None:

@@ -97,7 +97,8 @@ def group_gaps(
     reference : str, optional
         The group every other is compared with; default the largest group (most items).
     measures : str or list of str, optional
-        ``"<metric>_gap"`` and ``"<metric>_ratio"`` names; default :data:`MEASURES`
+        ``"<metric>_gap"`` and ``"<metric>_ratio"`` names;
+        default :data:`~bayescm.comparisons.groups_draws.MEASURES`
         (``tpr_gap``, ``fpr_gap``, ``ppv_ratio``, ``selection_rate_ratio``).
     epsilon : float, default 0.05
         Half-width of the tolerance band of differences (> 0, in the metric's units).
@@ -326,7 +327,7 @@ def unpooled_fit(
     --------
     group_gaps : Takes ``unpooled=`` to show both fits' gaps.
     bayescm.plots.plot_group_forest : Pooled and unpooled intervals side by side.
-    fit : The hierarchical fit it unpools.
+    bayescm.fit : The hierarchical fit it unpools.
 
     Examples
     --------

@@ -1,7 +1,7 @@
 """What users pass and what they are told: unknown keywords, names, and warnings.
 
 * :func:`keyword_checked` and :func:`reject_unknown`: an unknown keyword argument is a
-  TypeError that lists the valid ones and suggests the closest (:func:`suggest`);
+  TypeError that lists the valid ones and suggests the closest (:func:`did_you_mean`);
 * :func:`check_names`: names that become coordinates (classifiers, classes) are printable,
   distinct text;
 * :func:`warn_user`: a warning points at the user's own line, however deep it was raised.

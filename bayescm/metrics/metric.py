@@ -229,7 +229,7 @@ class Metric:
     --------
     bayescm.metrics.fbeta : A ready-made family of metrics.
     list_metrics : The built-in metrics.
-    fit : Computes custom metrics with ``metrics=[...]``.
+    bayescm.fit : Computes custom metrics with ``metrics=[...]``.
 
     Examples
     --------

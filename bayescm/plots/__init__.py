@@ -32,7 +32,7 @@ plot_delta_net_benefit   NB_B - NB_A across thresholds with P(B better)
 plot_sroc                summary ROC of groups: curve, summary point, regions
 plot_group_forest        groups, pooled and new-group rows (meta-analysis)
 plot_group_gaps          subgroup gaps to a reference, ±ε band, ``P(|gap| > ε)``
-plot_items_accuracy      systems' accuracy on a new item beside naive and CR1 intervals
+plot_items_accuracy      accuracy on a new item beside naive and CR1 intervals
 plot_items_differences   paired accuracy differences of systems with P(B > A)
 plot_items_ranks         P(rank) of systems evaluated item by item
 plot_pass_at_k           pass@k and "all k succeed" of each system against k

@@ -95,7 +95,7 @@ def priors_from_matrix(cm: ConfusionMatrix, weight: float = 1.0, base: Beta | No
     --------
     priors_from_metrics : Priors from published metric values.
     Beta.from_counts : The same for one proportion.
-    fit : Takes the priors as ``priors=...``.
+    bayescm.fit : Takes the priors as ``priors=...``.
 
     Examples
     --------
@@ -235,7 +235,7 @@ def priors_from_metrics(values: Mapping[str, float], weight: float, base: Beta |
     --------
     cells_from_metrics : The cell probabilities the values imply.
     priors_from_matrix : Priors from an earlier confusion matrix.
-    fit : Takes the priors as ``priors=...``.
+    bayescm.fit : Takes the priors as ``priors=...``.
 
     Examples
     --------

@@ -3,8 +3,9 @@
 A bayescm prior is a small frozen object. It answers questions about itself instead of being
 sorted by ``isinstance`` in the callers:
 
-* ``family``: the conjugate family it belongs to (:class:`Family`), or None; callers ask
-  :func:`conjugate_to` instead of comparing names;
+* ``family``: the conjugate family it belongs to
+  (:class:`~bayescm.priors.protocol.Family`), or None; callers ask
+  :func:`~bayescm.priors.protocol.conjugate_to` instead of comparing names;
 * ``fixed``: whether it is a known constant (:class:`~bayescm.Fixed`) rather than a distribution;
 * ``proper``: whether it integrates to one (Haldane does not);
 * ``conjugate``: whether the exact (closed-form) sampler can use it.
@@ -144,8 +145,9 @@ class PriorSpec:
     """
 
     family: ClassVar[Family | None] = None
-    """Conjugate family (:class:`Family`): ``BETA`` (one proportion), ``DIRICHLET`` (a
-    vector) or None; callers ask :func:`conjugate_to`."""
+    """Conjugate family (:class:`~bayescm.priors.protocol.Family`): ``BETA`` (one proportion),
+    ``DIRICHLET`` (a vector) or None; callers ask
+    :func:`~bayescm.priors.protocol.conjugate_to`."""
     fixed: ClassVar[bool] = False
     """True for a known constant (no random variable, no likelihood for it)."""
     conjugate: ClassVar[bool] = True

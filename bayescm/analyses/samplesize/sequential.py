@@ -15,7 +15,8 @@ declaration is reported both for the rule with its repeated looks and for one lo
 ``max_more``: the difference is what peeking costs. Streams are simulated as counts per look
 (binomial increments, cumulated), every look of every stream evaluated in one pass. The
 one-look probability that the question is settled after each number of new labels gives
-"how many more labels" (:attr:`SequentialResult.more_labels`).
+"how many more labels"
+(``more_labels`` of :class:`~bayescm.analyses.samplesize.sequential.SequentialResult`).
 """
 
 from __future__ import annotations
@@ -208,7 +209,8 @@ def sequential(data: Any, rule: str, *, level: float = 0.95, look_every: int = 5
         a true value of the claimed metric, ``{"fpr 0.08": 0.08}`` for an FPR claim), or
         ``{"p_a_only": .., "p_b_only": ..}`` for a paired rule.
     assurance : float, default 0.8
-        The settle probability that :attr:`SequentialResult.more_labels` asks for.
+        The settle probability that the result's ``more_labels``
+        (:class:`~bayescm.analyses.samplesize.sequential.SequentialResult`) asks for.
     n_streams : int, default 2000
         Simulated label streams per scenario (at least 100).
     random_seed : int or numpy Generator, optional
