@@ -25,7 +25,7 @@ from bayescm.models.hierarchical_build import (
     sroc_draws,
 )
 from bayescm.models.hierarchical_priors import HIERARCHICAL_PARAMETERS
-from bayescm.models.pooled import check_group_name, pooled_result
+from bayescm.models.pooled import check_group_name, pooled_result, sample_first
 
 __all__ = ["DEFAULT_TARGET_ACCEPT", "DEFAULT_TUNE", "INFORMATION_LIMIT",
            "e_bfmi", "fit_hierarchical", "pooling_weights", "sampler_defaults"]
@@ -154,9 +154,7 @@ def fit_hierarchical(ctx: Any, group: str, *, progressbar: bool, options: Mappin
     post = trace["posterior"]
 
     def arr(name: str) -> np.ndarray:
-        da = post[name]
-        order = ["chain", "draw"] + [d for d in da.dims if d not in ("chain", "draw")]
-        return np.asarray(da.transpose(*order).values, dtype=float)
+        return sample_first(post, name)
 
     population: dict[str, tuple[tuple[str, ...], np.ndarray, str]] = {
         name: ((), arr(name), LONG_NAMES[name]) for name in POPULATION_VARIABLES}

@@ -84,7 +84,7 @@ def fit_multiclass_hierarchical(ctx: Any, group: str, options: Mapping[str, Any]
     from bayescm.models.checks import sampler_options
     from bayescm.models.hierarchical_fit import e_bfmi, sampler_defaults
     from bayescm.models.nuts import warn_convergence
-    from bayescm.models.pooled import pooled_result
+    from bayescm.models.pooled import pooled_result, sample_first
 
     options = dict(options)
     progressbar = bool(options.pop("progressbar", False))
@@ -99,9 +99,7 @@ def fit_multiclass_hierarchical(ctx: Any, group: str, options: Mapping[str, Any]
     post = trace["posterior"]
 
     def arr(name: str) -> np.ndarray:
-        da = post[name]
-        order = ["chain", "draw"] + [d for d in da.dims if d not in ("chain", "draw")]
-        return np.asarray(da.transpose(*order).values, dtype=float)
+        return sample_first(post, name)
 
     pop = {name: arr(name) for name in SAMPLED}
     rng = np.random.default_rng(child(ctx.seed, 1))

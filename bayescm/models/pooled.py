@@ -23,7 +23,7 @@ import numpy as np
 import xarray as xr
 
 __all__ = ["POPULATION_ROWS", "RESERVED_DIMS", "check_group_name", "diagnostics_dataset",
-           "on_group", "pooled_result"]
+           "on_group", "pooled_result", "sample_first"]
 
 POPULATION_ROWS = {"tpr": ("tpr_mean", "tpr_new"), "tnr": ("tnr_mean", "tnr_new")}
 """For a per-group rate, the population variables of its pooled row and its new-group row."""
@@ -56,6 +56,21 @@ def check_group_name(group: Any, model: str, taken: tuple[str, ...] = ()) -> str
         raise ValueError(f"group={group!r} is a name bayescm uses for another dim or variable; "
                          "choose another (e.g. 'study', 'site', 'subgroup').")
     return group
+
+
+def sample_first(posterior: Any, name: str) -> np.ndarray:
+    """The draws of ``posterior[name]`` as floats shaped ``(chain, draw, ...)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import xarray as xr
+    >>> from bayescm.models.pooled import sample_first
+    >>> post = xr.Dataset({"x": (("site", "chain", "draw"), np.zeros((3, 2, 5)))})
+    >>> sample_first(post, "x").shape
+    (2, 5, 3)
+    """
+    return np.asarray(posterior[name].transpose("chain", "draw", ...).values, dtype=float)
 
 
 def on_group(variables: Mapping[str, Any], group: str) -> dict[str, Any]:
