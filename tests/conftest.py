@@ -139,3 +139,44 @@ def page_table(html: str) -> Any:
     parser.feed(html)
     header, *rows = parser.rows
     return pd.DataFrame(rows, columns=header).set_index(header[0])
+
+
+def synthetic_pooled_fit(chains: int = 2, draws: int = 200) -> Any:
+    """A hierarchical (pooled) result of six sites built from NumPy draws, without NUTS.
+
+    The figures and argument checks need the layout of a pooled fit (per-site rates and
+    metrics, the population's rows, counts), not its inference: the draws are Beta draws
+    around each site's observed rates and the population rows are their averages.
+    """
+    from bayescm.models.context import FitContext
+    from bayescm.models.hierarchical_build import sroc_draws
+    from bayescm.models.pooled import pooled_result
+
+    cells = {"a": (45, 5, 8, 92), "b": (30, 6, 12, 70), "c": (60, 4, 9, 120),
+             "d": (18, 5, 3, 40), "e": (25, 2, 6, 55), "f": (9, 3, 2, 30)}
+    sites = {k: bcm.ConfusionMatrix.from_counts(tp=tp, fn=fn, fp=fp, tn=tn)
+             for k, (tp, fn, fp, tn) in cells.items()}
+    ctx = FitContext.from_arguments(sites, model="hierarchical", draws=draws, chains=chains,
+                                    random_seed=0)
+    ctx.kind.group = "site"
+    gen = np.random.default_rng(0)
+    counts = np.array(list(cells.values()), dtype=float)
+    tp, fn, fp, tn = counts.T
+    shape = (chains, draws, len(cells))
+    params = {"tpr": gen.beta(1 + tp, 1 + fn, shape), "tnr": gen.beta(1 + tn, 1 + fp, shape),
+              "prevalence": gen.beta(1 + tp + fn, 1 + fp + tn, shape)}
+    population = {f"{r}_{s}": ((), params[r].mean(axis=2) if s == "mean" else params[r][..., 0],
+                               f"{r} ({s})") for r in ("tpr", "tnr") for s in ("mean", "new")}
+    logits = {r: np.log(params[r] / (1 - params[r])) for r in ("tpr", "tnr")}
+    for r in ("tpr", "tnr"):
+        population[f"mu_logit_{r}"] = ((), logits[r].mean(axis=2), f"mean logit {r}")
+        population[f"sd_logit_{r}"] = ((), logits[r].std(axis=2), f"sd of logit {r}")
+    population["corr_logit"] = ((), np.full((chains, draws), -0.3), "correlation")
+    grid = np.linspace(0.0, 1.0, 101)
+    flat = {k: population[k][1].reshape(-1) for k in ("mu_logit_tpr", "mu_logit_tnr",
+                                                     "sd_logit_tpr", "sd_logit_tnr")}
+    curve = sroc_draws(flat["mu_logit_tpr"], flat["mu_logit_tnr"], flat["sd_logit_tpr"],
+                       flat["sd_logit_tnr"], np.full(chains * draws, -0.3), grid)
+    population["sroc"] = (("sroc_fpr",), curve.reshape(chains, draws, -1), "summary ROC")
+    return pooled_result(ctx, "site", params, population, method="nuts",
+                         coords={"sroc_fpr": grid}, **ctx.seed_record())

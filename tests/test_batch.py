@@ -193,6 +193,7 @@ def test_var_names_aliases_and_the_matrix_variables():
                                            "theta[neg, pos]", "theta[neg, neg]"]
 
 
+@pytest.mark.slow  # scale
 def test_memory_does_not_grow_with_the_batch():
     """Peak allocations: one block of draws plus the table, whatever the batch size."""
     small = bcm.analyses.simulate_counts(50, size=130, random_seed=1)  # two blocks of 65

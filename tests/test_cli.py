@@ -158,6 +158,7 @@ def test_run_command_writes_outputs(capsys, tmp_path):
     assert (tmp_path / "summary.csv").is_file()
 
 
+@pytest.mark.slow  # a fresh interpreter imports everything (about 3.5 s)
 def test_module_entry_point_help():
     done = subprocess.run([sys.executable, "-m", "bayescm", "--help"], capture_output=True,
                           text=True, check=False)

@@ -301,6 +301,7 @@ def test_leaderboard_bad_inputs():
 
 
 # ---------------------------------------------------------------------------- scale
+@pytest.mark.slow  # scale
 def test_ten_thousand_classifiers():
     """10,000 classifiers x 2,000 float32 draws, top 10 ranks, in a few seconds."""
     rng = np.random.default_rng(0)

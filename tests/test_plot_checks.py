@@ -29,7 +29,7 @@ from bayescm import plots
 from bayescm.models import registry
 from bayescm.plots._checks import SELECTIONS
 from bayescm.plots._grid import plot_forests
-from conftest import synthetic_items_fit
+from conftest import synthetic_items_fit, synthetic_pooled_fit
 
 
 @pytest.fixture(autouse=True)
@@ -63,9 +63,7 @@ def paired() -> Any:
 
 @cache
 def sites() -> Any:
-    from bayescm.models.hierarchical import HierarchicalModel
-
-    return HierarchicalModel.example()
+    return synthetic_pooled_fit()  # the layout of a hierarchical fit, without NUTS
 
 
 @cache

@@ -92,6 +92,7 @@ def test_forest_limits_follow_the_metric_direction_and_options(batch120):
             plots.plot_forest(batch120, "bm", max_rows=bad)
 
 
+@pytest.mark.slow  # scale
 def test_rank_heatmap_of_a_large_batch(batch120, tmp_path):
     ranks = bcm.rank_probabilities(batch120, "bm")
     ax = plots.plot_rank_probabilities(ranks, prizes=[100, 50, 10])

@@ -165,6 +165,7 @@ def test_informedness_rope(cocaine):
         bcm.informedness(idata, rope="0.1")
 
 
+@pytest.mark.slow  # 24 classifiers written and read twice (about 6 s)
 def test_netcdf_round_trip(tmp_path, literature):
     path = bcm.save(literature, tmp_path / "sub" / "lit.nc", compact=False)  # exact storage
     back = bcm.load(path)

@@ -36,6 +36,7 @@ def test_maximum_likelihood_matches_statsmodels(data: bcm.Scores) -> None:
     np.testing.assert_allclose(logistic_recalibration(data.y.astype(float), x), ref, rtol=1e-6)
 
 
+@pytest.mark.slow  # a NUTS fit
 def test_posterior_agrees_with_maximum_likelihood(fit) -> None:
     post, ml = fit["posterior"], fit["observed_metrics"]
     for name in ("calibration_intercept", "calibration_slope"):
@@ -49,6 +50,7 @@ def test_posterior_agrees_with_maximum_likelihood(fit) -> None:
     assert float(fit["diagnostics"]["calibration_slope"].sel(diagnostic="r_hat").max()) < 1.01
 
 
+@pytest.mark.slow  # a NUTS fit
 def test_the_result_holds_the_curve_and_reads_back(fit, data: bcm.Scores) -> None:
     post = fit["posterior"]
     assert post["calibration_curve"].dims == ("chain", "draw", "classifier", "risk")

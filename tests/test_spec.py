@@ -27,8 +27,9 @@ def test_catalogue_is_complete():
             "screening_scores", "auditc_meta", "eval_log", "sensitivity_study"} <= names
 
 
-SLOW_SPECS = {"auditc_meta", "eval_log"}
-"""Specs whose run takes long (NUTS with the spec's tuning): run with -m slow."""
+SLOW_SPECS = {"auditc_meta", "eval_log", "wordle", "literature_table_s1"}
+"""Specs whose run takes long (NUTS with the spec's tuning; wordle's and the literature table's
+many classes or classifiers, 3-4 s each): run with -m slow."""
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow)
