@@ -59,10 +59,9 @@ class ClaimJob:
                                (1 - self.mean) * self.concentration)}
         plan = samplesize.required_n_claim(self.claim, self.assurance, design, self.level)
         top = max(plan.n, self.n) * 3
-        sizes = np.unique(np.geomspace(2, top, 40).astype(np.int64))
-        curve = samplesize.assurance(self.claim, sizes, design, self.level)
-        mine = float(np.asarray(samplesize.assurance(self.claim, [self.n], design,
-                                                     self.level))[0])
+        sizes = np.unique(np.append(np.geomspace(2, top, 40).astype(np.int64), self.n))
+        curve = samplesize.assurance(self.claim, sizes, design, self.level)  # yours included
+        mine = float(np.asarray(curve)[np.searchsorted(sizes, self.n)])
         rows = {"smallest N with the wanted assurance": (plan.n, plan.assurance),
                 "your N": (self.n, mine),
                 "no N does better than (the design's P(claim))": (np.nan, plan.limit)}

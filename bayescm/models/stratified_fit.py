@@ -65,10 +65,9 @@ def fit_stratified(ctx: Any, finite: bool) -> Any:
                           {"long_name": "cell probabilities within each stratum"})
     coords = {**ctx.coords(), "stratum": data.strata,
               "diagnostic": ["r_hat", "ess_bulk", "ess_tail"]}
-    population = weighted_counts(counts, sizes)
-    obs_theta = population / population.sum()
-    observed = ctx.name_variables(kind.derive(params_of(obs_theta, kind.binary), ctx.priors,
-                                              metrics, theta=obs_theta), (), "none")
+    obs_params, obs_theta = kind.observed(weighted_counts(counts, sizes), ctx.priors)
+    observed = ctx.name_variables(kind.derive(obs_params, ctx.priors, metrics, theta=obs_theta),
+                                  (), "none")
     observed["cells"] = (("stratum", "true_class", "pred_class"),
                          counts / np.maximum(counts.sum(axis=(1, 2), keepdims=True), 1),
                          {"long_name": "labelled share of each cell within each stratum"})
