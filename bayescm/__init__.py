@@ -22,7 +22,8 @@ extend a result from its attributes), :func:`build_model` (the PyMC model), :fun
 
 **Rates seen through an imperfect test or judge**: :func:`true_prevalence` (a true prevalence
 from a test's apparent count), :func:`judged_accuracy` (systems' true accuracies from an
-automated judge's pass counts and its calibration set).
+automated judge's pass counts and its calibration set), :func:`true_shares` (true class
+shares behind a K-class classifier's predicted counts).
 
 **Comparing classifiers**: :func:`prob_superior`, :func:`rank_probabilities`,
 :func:`compare_paired` (two classifiers on one test set), :func:`leaderboard`.
@@ -89,6 +90,7 @@ _LAZY_NAMES = {
     "expected_cost": "bayescm.analyses.cost",
     "true_prevalence": "bayescm.models.corrected_fit",
     "judged_accuracy": "bayescm.models.corrected_fit",
+    "true_shares": "bayescm.models.corrected_shares",
 }
 """Public functions whose modules load on first use, to keep ``import bayescm`` light."""
 
@@ -165,7 +167,7 @@ __all__ = [
     # decisions
     "net_benefit", "expected_cost",
     # rates seen through an imperfect test or judge
-    "true_prevalence", "judged_accuracy",
+    "true_prevalence", "judged_accuracy", "true_shares",
     # comparing classifiers
     "prob_superior", "rank_probabilities", "compare_paired", "leaderboard",
     # the common priors

@@ -85,6 +85,11 @@ def _stopping() -> Any:
                                      n_streams=100, random_seed=0)
 
 
+def _corrected() -> Any:
+    return bcm.true_prevalence(142, 742, tpr=bcm.Beta(90, 10), tnr=bcm.Beta(95, 5), draws=100,
+                               random_seed=0)
+
+
 def _curve() -> dict[str, Any]:
     return {"n": np.array([10, 100, 1000]), "mu": np.array([0.5, 0.2, 0.06])}
 
@@ -114,6 +119,7 @@ CALLS: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
     "plot_items_differences": (plots.plot_items_differences, lambda: (items(),)),
     "plot_items_ranks": (plots.plot_items_ranks, lambda: (items(),)),
     "plot_pass_at_k": (plots.plot_pass_at_k, lambda: (items(),)),
+    "plot_corrected": (plots.plot_corrected, lambda: (_corrected(),)),
 }
 """A call of each public plot function that draws (the cases below spoil one argument)."""
 
@@ -121,7 +127,7 @@ WRONG_KIND = {"plot_paired": binary, "plot_roc": binary, "plot_pr": paired,
               "plot_reliability": paired, "plot_delta_auc": binary, "plot_sroc": binary,
               "plot_group_forest": scores, "plot_theta": scores, "plot_items_accuracy": binary,
               "plot_items_differences": scores, "plot_items_ranks": sites,
-              "plot_pass_at_k": binary}
+              "plot_pass_at_k": binary, "plot_corrected": binary}
 """Plots of one kind of result, and a result of another kind."""
 
 

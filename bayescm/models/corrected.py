@@ -61,8 +61,8 @@ class TruePrevalenceModel(ModelKind):
     default_draws = 1000
     metric_family = "corrected"
     catalogue = CORRECTED_METRICS
-    figures = ()
-    analyses = frozenset({"summary", "prob_superior", "rank_probabilities"})
+    figures = ("corrected",)
+    analyses = frozenset({"summary", "prob_superior", "rank_probabilities", "corrected"})
     true_name: ClassVar[str] = "prevalence"
     """The posterior's name of the true rate."""
     apparent_name: ClassVar[str] = "apparent"

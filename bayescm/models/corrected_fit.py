@@ -103,6 +103,11 @@ def _counts(positives: Any, n: Any, what: str) -> tuple[list[str] | None, np.nda
         raise TypeError(f"n is a mapping but {what} is not; give both per system, or n as one "
                         "number shared by every system.")
     else:
+        if np.ndim(positives) == 1 and not isinstance(positives, str):
+            raise TypeError(f"{what} is a sequence {list(positives)}: for the counts of several "
+                            "predicted classes use bcm.true_shares({class: count, ...}, "
+                            "validation=...); for several populations tested with one test, a "
+                            "mapping {population: count}.")
         systems, pairs = None, [(positives, n, "")]
     ks, ns = [], []
     for k, m, name in pairs:

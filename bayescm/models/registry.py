@@ -32,7 +32,8 @@ BUILT_IN = {"binary": "bayescm.models.binary", "multiclass": "bayescm.models.mul
             "hierarchical_multiclass": "bayescm.models.hierarchical_multiclass",
             "items": "bayescm.models.items", "stratified": "bayescm.models.stratified",
             "true_prevalence": "bayescm.models.corrected",
-            "judged_accuracy": "bayescm.models.corrected"}
+            "judged_accuracy": "bayescm.models.corrected",
+            "true_shares": "bayescm.models.corrected_shares"}
 """The built-in kinds and their modules, imported (and so registered) on first use."""
 
 

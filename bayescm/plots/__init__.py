@@ -27,6 +27,7 @@ plot_roc                 ROC curves of scores: both bands, observed, AUC
 plot_pr                  PR curves of scores with bands and the prevalence
 plot_reliability         calibration: event rate per score bin, ECE
 plot_delta_auc           AUC_B - AUC_A of two classifiers, P(B > A)
+plot_corrected           apparent rate beside the rate corrected for the test's errors
 plot_decision_curve      net benefit of risk models with bands, treat-all, -none
 plot_delta_net_benefit   NB_B - NB_A across thresholds with P(B better)
 plot_sroc                summary ROC of groups: curve, summary point, regions
@@ -49,6 +50,7 @@ app use: :func:`grid` (panels without empty slots, in the size preset), :func:`p
 
 from bayescm.plots._assurance import plot_assurance, plot_stopping
 from bayescm.plots._batch import plot_paired, plot_rank_probabilities
+from bayescm.plots._corrected import plot_corrected
 from bayescm.plots._decision import plot_decision_curve, plot_delta_net_benefit
 from bayescm.plots._forest import plot_forest
 from bayescm.plots._grid import overview, plot_forests, plot_metrics
@@ -87,6 +89,7 @@ __all__ = [
     "pt",
     # the figures
     "plot_assurance",
+    "plot_corrected",
     "plot_decision_curve",
     "plot_delta_auc",
     "plot_delta_net_benefit",
