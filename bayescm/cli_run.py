@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from bayescm.core.files import check_folder
     from bayescm.io.runner import write_outputs
     from bayescm.io.spec import load_spec
+    from bayescm.io.spec_correction import CorrectionSpec
     from bayescm.io.spec_planning import PlanningSpec
 
     path = existing(args.spec, "spec file")
@@ -56,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
     check_folder(folder)  # before the fit, not after
     if isinstance(spec, PlanningSpec):
         return _run_planning(spec, path, folder, args)
+    if isinstance(spec, CorrectionSpec):
+        return _run_correction(spec, path, folder, args)
     seed, drawn = seed_for(args.seed if args.seed is not None else
                            spec.options.get("random_seed"))
     say = progress(sys.stderr.isatty())
@@ -85,6 +88,32 @@ def _run_planning(spec: Any, path: Path, folder: Path, args: argparse.Namespace)
     for kind, file in written.items():
         print(f"  {file.name:<24} {PLANNING_KINDS[kind]}")
     return 0
+
+
+def _run_correction(spec: Any, path: Path, folder: Path, args: argparse.Namespace) -> int:
+    """``bayescm run`` of a correction spec: the fit, its summary and the figure."""
+    import matplotlib
+
+    import bayescm as bcm
+
+    matplotlib.use("Agg")
+    seed, drawn = seed_for(args.seed if args.seed is not None else spec.options.get("seed"))
+    say = progress(sys.stderr.isatty())
+    tree = spec.run(write=False, draws=args.draws, random_seed=seed, progress=say)
+    written = spec.write(tree, folder, say)
+    print(f"bayescm run: {spec.name} ({path}): {tree.attrs['model']} ({spec.function}), "
+          f"seed {seed}" + (f" (--seed {seed} repeats this run)" if drawn else ""))
+    print(format_table(bcm.summary(tree)))
+    print(f"\nwrote {len(written)} file(s) to {folder}{Path('/')}:")
+    for kind, file in written.items():
+        print(f"  {file.name:<24} {CORRECTION_KINDS[kind]}")
+    return 0
+
+
+CORRECTION_KINDS = {"result": "the result tree (netCDF; bcm.load reads it)",
+                    "summary": "the posterior summary (CSV)",
+                    "corrected": "figure (the apparent and corrected rates)"}
+"""How ``bayescm run`` describes the files of a correction spec."""
 
 
 PLANNING_KINDS = {"planning": "the smallest n and the assurance at each n (CSV)",

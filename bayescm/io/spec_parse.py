@@ -13,8 +13,8 @@ from bayescm.errors import CSVFormatError, SpecError
 from bayescm.io.readers import CELL_KEYS, read_matrix_csv, read_table_csv
 from bayescm.priors import from_dict
 
-TOP_KEYS = ("name", "description", "data", "simulate", "planning", "priors", "options",
-            "outputs")
+TOP_KEYS = ("name", "description", "data", "simulate", "planning", "correction", "priors",
+            "options", "outputs")
 SIMULATE_KEYS = ("n", "prevalence", "tpr", "tnr", "size", "seed")
 DATA_FORMS = ("tp", "counts", "csv", "table", "classifiers", "dataset", "scores")
 DATA_KEYS = {
