@@ -25,6 +25,7 @@ planning_tab      the "Sample size" tab
 compare_tab       the "Compare two classifiers" tab
 scores_tab        the "Scores and ROC" tab
 items_tab         the "Evaluation log" tab
+correct_tab       the "Imperfect test" tab (a true prevalence behind an apparent count)
 layout            the page (header, how to read it, tabs, citation), built per session
 server            serving it: a free port, websocket origins, background or blocking
 ================  ============================================================================
