@@ -16,8 +16,8 @@ from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.csvtable import CSVTable, read_csv
 from bayescm.core.itemwise import default_positive
 
-__all__ = ["CELL_KEYS", "batch_from_table", "matrix_from_table", "read_matrix_csv",
-           "read_table_csv"]
+__all__ = ["CELL_KEYS", "batch_from_table", "matrix_from_table", "read_audit_csv",
+           "read_matrix_csv", "read_table_csv"]
 
 CELL_KEYS = ("tp", "fn", "tn", "fp")
 """Cell columns of a table with one binary matrix per row."""
@@ -199,3 +199,55 @@ def batch_from_table(table: CSVTable, id_column: str | None = None
         except OverflowError as err:  # cells whose sum passes 2**63 - 1
             raise OverflowError(f"{table.source}, line {line}: {err}") from None
     return out
+
+
+def read_audit_csv(path: str | os.PathLike[str]) -> Any:
+    """Read a binary stratified audit: one row per stratum, ``stratum, size, tp, fn, tn, fp``.
+
+    ``size`` is the stratum's number of items in the population; the cells count its
+    labelled items (0 for a cell the stratum cannot hold, e.g. ``fn`` among flagged items).
+    The file follows the CSV rules of :mod:`bayescm.core.csvtable`.
+
+    Parameters
+    ----------
+    path : str or Path
+        The CSV file.
+
+    Returns
+    -------
+    StratifiedSample
+        ``bcm.fit`` of it gives the population's metrics.
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    CSVFormatError
+        A malformed file, a missing column, a cell that is not a count, an empty or repeated
+        stratum name; the message names the line and the column.
+    ValueError
+        A size smaller than the stratum's labelled count, or 0.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from bayescm.io.readers import read_audit_csv
+    >>> path = os.path.join(tempfile.mkdtemp(), "audit.csv")
+    >>> _ = open(path, "w").write("stratum,size,tp,fn,tn,fp\\nflagged,3000,150,0,0,50\\n"
+    ...                           "unflagged,997000,0,3,297,0\\n")
+    >>> audit = read_audit_csv(path)
+    >>> audit.strata, int(audit.sizes.sum())
+    (['flagged', 'unflagged'], 1000000)
+    """
+    from bayescm.core.stratified import StratifiedSample
+
+    table = read_csv(path)
+    table.check_header()
+    size = table.require(["stratum", "size"], "An audit table has columns stratum, size, tp, "
+                                              "fn, tn, fp (one row per stratum).")[1]
+    matrices = batch_from_table(table, "stratum")
+    sizes = dict(zip(matrices, table.counts(size), strict=True))
+    try:
+        return StratifiedSample(matrices, sizes)
+    except ValueError as err:
+        raise ValueError(f"{table.source}: {err}") from None

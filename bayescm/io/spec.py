@@ -149,6 +149,12 @@ from bayescm.io.spec_parse import (
     _where,
     check_scores_spec,
 )
+from bayescm.io.spec_strata import (
+    is_strata_data,
+    parse_strata_data,
+    parse_strata_options,
+    parse_strata_priors,
+)
 
 __all__ = ["AnalysisSpec", "SpecError", "load_spec", "parse_spec", "read_matrix_csv",
            "read_table_csv"]
@@ -294,6 +300,8 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
                         "dataset, scores, items or [data.classifiers] (or simulate matrices "
                         "with [simulate]).")
     base = source.parent if source is not None else Path.cwd()
+    if "data" in raw and is_strata_data(raw["data"]):
+        return _strata_spec(raw, spec_name, description, source)
     data: ConfusionMatrix | Scores | Items | dict[str, Any]
     if "simulate" in raw:
         data = _parse_simulate(raw["simulate"], source)
@@ -346,6 +354,31 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
     if "informedness" in tables and not is_binary:
         raise SpecError(f"{where}outputs.tables: 'informedness' needs binary matrices.")
     return AnalysisSpec(name=spec_name, data=data, priors=priors, options=options, tables=tables,
+                        figures=figures, figure_metrics=fig_metrics, figure_format=fmt,
+                        description=description, source=source)
+
+
+def _strata_spec(raw: Mapping[str, Any], name: str, description: str, source: Path | None
+                 ) -> AnalysisSpec:
+    """A stratified audit's spec (:mod:`bayescm.io.spec_strata`): exact draws, its own prior."""
+    data = parse_strata_data(raw["data"], source)
+    given = raw.get("options", {})
+    finite = parse_strata_options(given, source)
+    options = {**_parse_options({k: v for k, v in given.items() if k != "finite"}, source),
+               **finite}
+    priors = parse_strata_priors(raw.get("priors", {}), source)
+    outputs = raw.get("outputs", {})
+    _check_keys(outputs, OUTPUT_KEYS, "outputs", source)
+    tables = _names(outputs.get("tables", ["summary"]), ("summary",), "outputs.tables", source)
+    figures = _names(outputs.get("figures", ["forest"]), ("forest", "posterior"),
+                     "outputs.figures", source)
+    fig_metrics = _names(outputs.get("figure_metrics", []), None, "outputs.figure_metrics",
+                         source)
+    fmt = outputs.get("figure_format", "png")
+    if fmt not in ("png", "pdf", "svg"):
+        raise SpecError(f"{_where(source)}outputs.figure_format must be png, pdf or svg, got "
+                        f"{fmt!r}.")
+    return AnalysisSpec(name=name, data=data, priors=priors, options=options, tables=tables,
                         figures=figures, figure_metrics=fig_metrics, figure_format=fmt,
                         description=description, source=source)
 
