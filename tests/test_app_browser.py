@@ -215,7 +215,7 @@ TABS = [("Confusion matrix", "bcm-run", "bcm-status", ".bcm-mode", "Any classes:
          "One test set (paired)"),
         ("Scores and ROC", "bcm-scores-run", "bcm-scores-status", None, None),
         ("Evaluation log", "bcm-items-run", "bcm-items-status", None, None),
-        ("Imperfect test", "bcm-correct-run", "bcm-correct-status", None, None)]
+        ("Imperfect labels", "bcm-correct-run", "bcm-correct-status", None, None)]
 """Each tab: its title, the css classes of its button and status line, and its other input
 mode (the mode switch and the option that shows it), if it has one."""
 

@@ -50,3 +50,25 @@ def test_bad_fields_are_named_and_the_page_keeps_working(fields, words):
     assert not tab.run()
     assert words.lower() in tab.last_error.lower()
     assert not tab.figure.visible
+
+
+def test_the_audit_form_shows_the_population_beside_the_naive_reading():
+    from bayescm.app.audit_form import EXAMPLE, AuditForm, AuditJob
+    from bayescm.app.parse import audit_from_csv
+
+    table, png = AuditJob(audit_from_csv(EXAMPLE), seed=4).run()
+    audit = bcm.StratifiedSample(
+        {"flagged": bcm.ConfusionMatrix.from_counts(tp=150, fn=0, tn=0, fp=50),
+         "unflagged": bcm.ConfusionMatrix.from_counts(tp=0, fn=3, tn=297, fp=0)},
+        {"flagged": 3000, "unflagged": 997000})
+    direct = bcm.fit(audit, draws=2500, random_seed=4, metrics=["tpr"])
+    assert table.loc["tpr", "mean"] == pytest.approx(float(direct["posterior"]["tpr"].mean()))
+    assert table.loc["tpr", "naive"] == pytest.approx(150 / 153, abs=1e-5)
+    assert png[:4] == b"\x89PNG"
+    form = AuditForm()
+    form.table.value = "stratum;size;tp;fn;tn;fp\nflagged;3000;150;0;0;50\n"  # a paste with ;
+    assert form.run()
+    for bad, words in (("stratum,tp,fn,tn,fp\na,1,0,0,1\n", "size"),
+                       ("stratum,size,tp,fn,tn,fp\na,10,1,0,0,x\n", "line 2")):
+        form.table.value = bad
+        assert not form.run() and words in form.last_error

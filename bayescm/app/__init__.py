@@ -25,7 +25,8 @@ planning_tab      the "Sample size" tab
 compare_tab       the "Compare two classifiers" tab
 scores_tab        the "Scores and ROC" tab
 items_tab         the "Evaluation log" tab
-correct_tab       the "Imperfect test" tab (a true prevalence behind an apparent count)
+correct_tab       the "Imperfect labels" tab: a true prevalence behind an apparent count
+audit_form        its second form: a population's metrics from a stratified audit
 layout            the page (header, how to read it, tabs, citation), built per session
 server            serving it: a free port, websocket origins, background or blocking
 ================  ============================================================================

@@ -1,4 +1,4 @@
-"""The "Imperfect test" tab: the true prevalence behind a test's apparent count.
+"""The "Imperfect labels" tab's first form: the true prevalence behind a test's apparent count.
 
 A screening test reported ``positives`` of ``n``; its sensitivity (TPR) and specificity (TNR)
 are known only roughly (priors such as ``uniform(0.6, 1)`` or ``beta(90, 10)``), or from a

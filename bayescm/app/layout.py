@@ -17,6 +17,7 @@ from typing import Any
 
 import panel as pn  # type: ignore[import-not-found, unused-ignore]
 
+from bayescm.app.audit_form import AuditForm
 from bayescm.app.claim_form import ClaimForm
 from bayescm.app.compare_tab import CompareTab
 from bayescm.app.correct_tab import CorrectTab
@@ -71,7 +72,9 @@ class AppPage:
     claims : ClaimForm
         The sample-size tab's second form (the assurance of a claim).
     correct : CorrectTab
-        The imperfect-test tab (the true prevalence behind an apparent count).
+        The imperfect-labels tab's first form (the true prevalence behind an apparent count).
+    audit : AuditForm
+        Its second form (a population's metrics from a stratified audit).
     """
 
     view: Any
@@ -82,6 +85,7 @@ class AppPage:
     items: ItemsTab
     claims: ClaimForm
     correct: CorrectTab
+    audit: AuditForm
 
 
 def create_page(autorun: bool = True) -> AppPage:
@@ -97,12 +101,14 @@ def create_page(autorun: bool = True) -> AppPage:
     from bayescm._version import __version__
 
     matrix, planning, compare, scores = MatrixTab(), PlanningTab(), CompareTab(), ScoresTab()
-    items, claims, correct = ItemsTab(), ClaimForm(), CorrectTab()
+    items, claims, correct, audit = ItemsTab(), ClaimForm(), CorrectTab(), AuditForm()
     sizes = pn.Column(planning.view, pn.layout.Divider(), claims.view,
                       sizing_mode="stretch_width")
+    labels = pn.Column(correct.view, pn.layout.Divider(), audit.view,
+                       sizing_mode="stretch_width")
     tabs = pn.Tabs(("Confusion matrix", matrix.view), ("Sample size", sizes),
                    ("Compare two classifiers", compare.view), ("Scores and ROC", scores.view),
-                   ("Evaluation log", items.view), ("Imperfect test", correct.view),
+                   ("Evaluation log", items.view), ("Imperfect labels", labels),
                    dynamic=False,
                    sizing_mode="stretch_width", css_classes=["bcm-tabs"])
     how = pn.Card(pn.pane.Markdown(HOW_TO_READ, css_classes=["bcm-how-to-read"],
@@ -125,7 +131,7 @@ def create_page(autorun: bool = True) -> AppPage:
             await matrix.run_async()
 
         pn.state.onload(first_run)
-    return AppPage(view, matrix, planning, compare, scores, items, claims, correct)
+    return AppPage(view, matrix, planning, compare, scores, items, claims, correct, audit)
 
 
 def create_app() -> Any:

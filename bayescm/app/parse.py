@@ -412,3 +412,19 @@ def items_from_csv(text: str, outcome: str, item: str, cluster: str | None = Non
                      system=system or None, attempt=attempt or None)
 
     return _read(read, "the file", field)
+
+
+def audit_from_csv(text: str, *, field: str = "input") -> Any:
+    """A stratified audit from a pasted table: ``stratum, size, tp, fn, tn, fp`` per row.
+
+    Examples
+    --------
+    >>> from bayescm.app.parse import audit_from_csv
+    >>> audit_from_csv("stratum,size,tp,fn,tn,fp\\nflagged,300,15,0,0,5\\n"
+    ...                "other,9700,0,1,29,0\\n").strata
+    ['flagged', 'other']
+    """
+    from bayescm.io.readers import audit_from_table
+
+    table = _table(text, "the table", field)
+    return _read(lambda: audit_from_table(table), "the table", field)

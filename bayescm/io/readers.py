@@ -16,8 +16,8 @@ from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.csvtable import CSVTable, read_csv
 from bayescm.core.itemwise import default_positive
 
-__all__ = ["CELL_KEYS", "batch_from_table", "matrix_from_table", "read_audit_csv",
-           "read_matrix_csv", "read_table_csv"]
+__all__ = ["CELL_KEYS", "audit_from_table", "batch_from_table", "matrix_from_table",
+           "read_audit_csv", "read_matrix_csv", "read_table_csv"]
 
 CELL_KEYS = ("tp", "fn", "tn", "fp")
 """Cell columns of a table with one binary matrix per row."""
@@ -239,9 +239,22 @@ def read_audit_csv(path: str | os.PathLike[str]) -> Any:
     >>> audit.strata, int(audit.sizes.sum())
     (['flagged', 'unflagged'], 1000000)
     """
+    return audit_from_table(read_csv(path))
+
+
+def audit_from_table(table: CSVTable) -> Any:
+    """A stratified audit from a parsed table (the layout of :func:`read_audit_csv`).
+
+    Examples
+    --------
+    >>> from bayescm.core.csvtable import parse_csv
+    >>> from bayescm.io.readers import audit_from_table
+    >>> audit_from_table(parse_csv("stratum,size,tp,fn,tn,fp\\na,100,5,0,0,5\\n"
+    ...                            "b,900,0,1,9,0\\n")).strata
+    ['a', 'b']
+    """
     from bayescm.core.stratified import StratifiedSample
 
-    table = read_csv(path)
     table.check_header()
     size = table.require(["stratum", "size"], "An audit table has columns stratum, size, tp, "
                                               "fn, tn, fp (one row per stratum).")[1]
