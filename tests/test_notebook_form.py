@@ -59,7 +59,8 @@ def untraced_numbers(cells: list[dict]) -> list[str]:
     computed = computed.replace(",", "").replace("_", "").replace("\u202f", "")
     missing = []
     for cell in cells:
-        if cell["cell_type"] != "markdown":
+        if cell["cell_type"] != "markdown" or "run-times" in cell.get("metadata", {}).get(
+                "tags", []):  # the run times are measured by the refresh, not computed
             continue
         prose = _IGNORED.sub(" ", _text(cell))
         for number in _NUMBER.findall(prose):
@@ -102,6 +103,20 @@ def test_prose_quotes_only_computed_numbers(path: Path) -> None:
     assert not missing, (
         f"{path.name}: the prose quotes {sorted(set(missing))}, which no cell computes or "
         "checks; print the sentence from the code or assert the number in a check cell.")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_header_states_each_cells_run_time(path: Path) -> None:
+    """For live teaching: the second cell gives every code cell's run time (written by
+    scripts/refresh_notebooks.py from the stored execution times)."""
+    cells = _cells(path)
+    header = cells[1]
+    assert "run-times" in header.get("metadata", {}).get("tags", []), \
+        f"{path.name}: no run-times cell; run python scripts/refresh_notebooks.py --stamp-only"
+    code = sum(c["cell_type"] == "code" for c in cells)
+    listed = re.findall(r"(\d+): \d+\.\d s", _text(header))
+    assert [int(n) for n in listed] == list(range(1, code + 1)), \
+        f"{path.name}: the run-times cell does not list every code cell; refresh it"
 
 
 def test_the_number_check_can_fail() -> None:

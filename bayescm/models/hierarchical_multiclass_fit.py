@@ -167,8 +167,12 @@ def build_multiclass_hierarchical(names: Sequence[Any], counts: np.ndarray, grou
         conc = pm.Deterministic("concentration", 1.0 / pm.math.sqr(spread),
                                 dims=("true_class",))
         p_conc = 1.0 / pm.math.sqr(p_spread)
-        pm.DirichletMultinomial("class_counts", n=rows.sum(axis=-1), a=p_conc * pi,
-                                observed=rows, dims=(group, "class"))
-        pm.DirichletMultinomial("row_counts", n=rows, a=conc[:, None] * rates,
-                                observed=counts, dims=(group, *CELL_DIMS))
+        # the counts as data, so one compiled model refits new counts of the same runs
+        # (nutpie's with_data; the simulation-based calibration test does)
+        rows_d = pm.Data("class_counts_data", rows, dims=(group, "class"))
+        counts_d = pm.Data("row_counts_data", counts, dims=(group, *CELL_DIMS))
+        pm.DirichletMultinomial("class_counts", n=rows_d.sum(axis=-1), a=p_conc * pi,
+                                observed=rows_d, dims=(group, "class"))
+        pm.DirichletMultinomial("row_counts", n=rows_d, a=conc[:, None] * rates,
+                                observed=counts_d, dims=(group, *CELL_DIMS))
     return model
