@@ -32,7 +32,9 @@ BUILT_IN = {"binary": "bayescm.models.binary", "multiclass": "bayescm.models.mul
             "hierarchical_multiclass": "bayescm.models.hierarchical_multiclass",
             "items": "bayescm.models.items", "stratified": "bayescm.models.stratified",
             "true_prevalence": "bayescm.models.corrected",
-            "judged_accuracy": "bayescm.models.corrected"}
+            "judged_accuracy": "bayescm.models.corrected",
+            "hui_walter": "bayescm.models.hui_walter",
+            "dawid_skene": "bayescm.models.dawid_skene"}
 """The built-in kinds and their modules, imported (and so registered) on first use."""
 
 
