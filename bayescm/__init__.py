@@ -64,7 +64,8 @@ from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.container import load, save
 from bayescm.core.deprecation import warn_deprecated
 from bayescm.core.items import Items
-from bayescm.core.latent import Ratings, TestResults
+from bayescm.core.latent import TestResults
+from bayescm.core.ratings import Ratings
 from bayescm.core.scores import Scores
 from bayescm.core.stratified import StratifiedSample
 from bayescm.io import datasets

@@ -245,10 +245,12 @@ class IdentifiabilityWarning(UserWarning):
     Examples
     --------
     >>> import warnings, bayescm as bcm
+    >>> from bayescm.models.hui_walter import check_identifiable
     >>> results = bcm.TestResults.from_counts([[30, 5, 8, 57]], tests=["a", "b"])
     >>> with warnings.catch_warnings(record=True) as seen:
     ...     warnings.simplefilter("always")
-    ...     bcm.models.hui_walter.check_identifiable(results, {})
+    ...     check_identifiable(results, {})
+    False
     >>> any(issubclass(w.category, bcm.errors.IdentifiabilityWarning) for w in seen)
     True
     """

@@ -1,12 +1,12 @@
-"""Inputs of the latent class models: binary test results and categorical ratings.
+"""Inputs of the latent class models: binary test results (here) and categorical ratings.
 
 :class:`TestResults` (one row per subject, one 0/1 column per test, an optional population
 column) is reduced to the counts of each result pattern per population, all the Hui-Walter
 model needs (:mod:`bayescm.models.hui_walter`). :class:`Ratings` (long format: one row per
 rating of an item by a rater; a rater may rate an item several times or not at all) is reduced
 to an item x rater x class count array, all the Dawid-Skene model needs
-(:mod:`bayescm.models.dawid_skene`). Neither holds a true class: that is the latent class the
-models marginalise.
+(:mod:`bayescm.core.ratings`, :mod:`bayescm.models.dawid_skene`). Neither holds a true class:
+that is the latent class the models marginalise.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 from bayescm.core.arguments import did_you_mean
 from bayescm.errors import LatentClassFormatError
 
-__all__ = ["Ratings", "TestResults", "patterns"]
+__all__ = ["TestResults", "patterns"]
 
 
 def patterns(n_tests: int) -> np.ndarray:
@@ -301,172 +301,8 @@ def _binary(frame: Any, name: str) -> np.ndarray:
     bad = ~np.isin(num, (0.0, 1.0))
     if bad.any():
         j = int(np.argmax(bad))
+        shown = raw[j].item() if isinstance(raw[j], np.generic) else raw[j]
         raise LatentClassFormatError(
-            f"column {name!r}, {_row(frame, j)}: {raw[j]!r} is not a test result (0 or 1); "
+            f"column {name!r}, {_row(frame, j)}: {shown!r} is not a test result (0 or 1); "
             "code a positive result 1 and a negative 0.")
     return num.astype(np.int64)
-
-
-class Ratings:
-    """Categorical ratings of items by several raters, without a gold standard (long format).
-
-    The input of the Dawid-Skene model (:mod:`bayescm.models.dawid_skene`, ``bcm.fit``): each
-    rater's confusion matrix, the classes' prevalence and each item's class.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame or mapping of columns
-        One row per rating. A rater may rate an item several times (each rating counts) or not
-        at all; rows with a missing rating are dropped.
-    item, rater, rating : str
-        The columns of the item id, the rater id and the rating.
-    classes : sequence, optional
-        The classes in order (default: the ratings' distinct values, sorted). Declaring them
-        keeps a class no rater used.
-
-    Raises
-    ------
-    LatentClassFormatError
-        A missing column, a missing item or rater id, a rater with no ratings (a declared
-        category, or all its ratings missing), an item rated by nobody, a rating outside
-        ``classes``, fewer than two classes.
-
-    Examples
-    --------
-    >>> import pandas as pd, bayescm as bcm
-    >>> frame = pd.DataFrame({"item": [1, 1, 2, 2, 2], "rater": ["a", "b", "a", "b", "b"],
-    ...                       "rating": ["x", "x", "y", "x", "y"]})
-    >>> r = bcm.Ratings(frame)
-    >>> r.classes, r.counts.shape, r.counts[1].tolist()
-    (['x', 'y'], (2, 2, 2), [[0, 1], [1, 1]])
-    """
-
-    def __init__(self, frame: Any, item: str = "item", rater: str = "rater",
-                 rating: str = "rating", *, classes: Sequence[Any] | None = None) -> None:
-        frame = _frame(frame, "Ratings")
-        names = {"item": item, "rater": rater, "rating": rating}
-        _need_columns(frame, list(names.values()))
-        if len(set(names.values())) != 3:
-            raise LatentClassFormatError(f"item=, rater= and rating= must name three different "
-                                         f"columns, got {names}.")
-        item_codes, items = _labels(frame, item, "item id")
-        rater_codes, raters = _labels(frame, rater, "rater id")
-        values = frame[rating]
-        keep = ~values.isna().to_numpy()
-        rated = values.to_numpy()[keep]
-        text = np.array([str(v) for v in rated], dtype=object)
-        if classes is None:
-            import pandas as pd
-
-            uniques = pd.unique(rated)
-            try:
-                order = sorted(uniques)
-            except TypeError:
-                order = sorted(uniques, key=str)
-            labels = [str(v) for v in order]
-        else:
-            labels = [str(v) for v in classes]
-            if len(set(labels)) != len(labels):
-                raise LatentClassFormatError(f"classes={list(classes)!r} names a class twice.")
-        if len(labels) < 2:
-            raise LatentClassFormatError(
-                f"the ratings use {len(labels)} class(es) {labels}; a latent class model needs "
-                "two or more (declare the classes with classes=[...] if some went unused).")
-        lookup = {c: k for k, c in enumerate(labels)}
-        class_codes = np.array([lookup.get(t, -1) for t in text], dtype=np.int64)
-        if (class_codes < 0).any():
-            j = int(np.flatnonzero(keep)[int(np.argmax(class_codes < 0))])
-            raise LatentClassFormatError(
-                f"column {rating!r}, {_row(frame, j)}: {frame[rating].iloc[j]!r} is not one of "
-                f"the classes {labels}; add it to classes= or correct the rating.")
-        n_i, n_r, n_k = len(items), len(raters), len(labels)
-        cell = (item_codes[keep] * n_r + rater_codes[keep]) * n_k + class_codes
-        counts = np.bincount(cell, minlength=n_i * n_r * n_k).reshape(n_i, n_r, n_k)
-        per_rater = counts.sum(axis=(0, 2))
-        if (per_rater == 0).any():
-            raise LatentClassFormatError(
-                f"rater {raters[int(np.argmax(per_rater == 0))]!r} has no ratings; drop the "
-                "rater (an unused category: frame[col].cat.remove_unused_categories()) or give "
-                "its ratings.")
-        per_item = counts.sum(axis=(1, 2))
-        if (per_item == 0).any():
-            raise LatentClassFormatError(
-                f"item {items[int(np.argmax(per_item == 0))]!r} was rated by nobody (its "
-                f"{int((per_item == 0).sum())} item(s) have only missing ratings or are unused "
-                "categories); drop them: they say nothing about the raters.")
-        counts.setflags(write=False)
-        self._counts, self._items, self._raters, self._classes = counts, items, raters, labels
-        self._columns = dict(names)
-
-    @classmethod
-    def from_counts(cls, counts: Any, items: Sequence[str] | None = None,
-                    raters: Sequence[str] | None = None,
-                    classes: Sequence[str] | None = None) -> Ratings:
-        """Ratings given as an item x rater x class count array.
-
-        Examples
-        --------
-        >>> import numpy as np, bayescm as bcm
-        >>> r = bcm.Ratings.from_counts(np.array([[[1, 0], [0, 1]], [[2, 0], [1, 0]]]))
-        >>> r.raters, r.classes
-        (['r1', 'r2'], ['c1', 'c2'])
-        """
-        import pandas as pd
-
-        arr = np.asarray(counts)
-        if arr.ndim != 3 or not np.issubdtype(arr.dtype, np.integer) or (arr < 0).any():
-            raise LatentClassFormatError("counts must be whole numbers >= 0 of shape "
-                                         "(items, raters, classes).")
-        n_i, n_r, n_k = arr.shape
-        items = [str(v) for v in (items or [f"i{i + 1}" for i in range(n_i)])]
-        raters = [str(v) for v in (raters or [f"r{r + 1}" for r in range(n_r)])]
-        classes = [str(v) for v in (classes or [f"c{k + 1}" for k in range(n_k)])]
-        i, r, k = np.nonzero(arr)
-        reps = arr[i, r, k]
-        frame = pd.DataFrame({
-            "item": pd.Categorical(np.repeat(np.asarray(items, dtype=object)[i], reps),
-                                   categories=items),
-            "rater": pd.Categorical(np.repeat(np.asarray(raters, dtype=object)[r], reps),
-                                    categories=raters),
-            "rating": np.repeat(np.asarray(classes, dtype=object)[k], reps)})
-        return cls(frame, classes=classes)
-
-    @property
-    def counts(self) -> np.ndarray:
-        """Ratings per item, rater and class, ``(items, raters, classes)`` (read-only)."""
-        return self._counts
-
-    @property
-    def items(self) -> list[str]:
-        """The items' ids."""
-        return list(self._items)
-
-    @property
-    def raters(self) -> list[str]:
-        """The raters' ids."""
-        return list(self._raters)
-
-    @property
-    def classes(self) -> list[str]:
-        """The classes in order."""
-        return list(self._classes)
-
-    @property
-    def columns(self) -> dict[str, str]:
-        """The columns the ratings were read from."""
-        return dict(self._columns)
-
-    def majority(self) -> np.ndarray:
-        """Each item's most frequent rating (ties: the first class), as class positions.
-
-        Examples
-        --------
-        >>> import numpy as np, bayescm as bcm
-        >>> bcm.Ratings.from_counts(np.array([[[1, 2]], [[3, 0]]])).majority().tolist()
-        [1, 0]
-        """
-        return self._counts.sum(axis=1).argmax(axis=1)
-
-    def __repr__(self) -> str:
-        return (f"Ratings({len(self._items)} items, {len(self._raters)} raters, "
-                f"{len(self._classes)} classes, {int(self._counts.sum())} ratings)")

@@ -26,10 +26,11 @@ from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.csvtable import CSVTable, parse_csv
 from bayescm.core.items import Items
-from bayescm.core.latent import Ratings
+from bayescm.core.ratings import Ratings
 from bayescm.core.scores import Scores, scores_from_table
 
-__all__ = ["DATASETS", "anesthesia", "auditc", "eval_log", "literature_matrices", "literature_table", "load",
+__all__ = ["DATASETS", "anesthesia", "auditc", "eval_log", "literature_matrices",
+           "literature_table", "load",
            "mushrooms",
            "screening_scores", "subgroups", "wordle"]
 

@@ -1,4 +1,4 @@
-r"""The kind ``"dawid_skene"``: raters' confusion matrices and items' classes without a gold standard.
+r"""The kind ``"dawid_skene"``: raters' confusion matrices and items' classes, no gold standard.
 
 ``bcm.fit(bcm.Ratings(frame, item=, rater=, rating=))``. Item ``i`` belongs to class ``k``
 with probability ``prevalence[k]``; given its class, each rating of it by rater ``r`` is
@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.latent import Ratings
+from bayescm.core.ratings import Ratings
 from bayescm.metrics.latent import LATENT_METRICS
 from bayescm.models.base import ModelKind, Parameter
 from bayescm.models.registry import register
@@ -71,8 +71,11 @@ def item_class_probabilities(counts: np.ndarray, prevalence: np.ndarray,
     Parameters
     ----------
     counts : array, shape (I, R, K)
+        Ratings per item, rater and class.
     prevalence : array, shape (..., K)
+        Class shares (per draw).
     rates : array, shape (..., R, K, K)
+        Each rater's confusion matrix (per draw).
 
     Returns
     -------
@@ -136,11 +139,16 @@ def dawid_skene_em(counts: np.ndarray, iterations: int = 1000, tol: float = 1e-1
     return {"prevalence": prev, "rates": rates, "item_class": t, "loglik": np.array(ll)}
 
 
-def build_dawid_skene_model(data: Ratings, priors: Mapping[str, Any]) -> Any:
+def build_dawid_skene_model(data: Ratings, priors: Mapping[str, Any],
+                            distinct: bool = True) -> Any:
     """The PyMC model of ratings (the class marginalised per item; see the module).
 
     Free variables ``prevalence`` (dim ``class``) and ``rates`` (dims ``rater, true_class,
-    rated_class``); the likelihood is a ``pm.Potential`` on the distinct rating patterns.
+    rated_class``); the likelihood is a ``pm.Potential`` on the distinct rating patterns
+    (``pm.Data("patterns")``: each row an item's counts per rater and class, flattened, and
+    ``pm.Data("weights")``: how many items have it). ``distinct=False`` keeps one row per item
+    (weights 1), so new ratings of as many items can be swapped in with ``pm.set_data`` or
+    nutpie's ``with_data`` (what the calibration tests do).
 
     Examples
     --------
@@ -155,7 +163,11 @@ def build_dawid_skene_model(data: Ratings, priors: Mapping[str, Any]) -> Any:
     import pymc as pm
     import pytensor.tensor as pt
 
-    rows, weights, _ = _patterns(data)
+    if distinct:
+        rows, weights, _ = _patterns(data)
+    else:
+        rows = data.counts.reshape(len(data.items), -1).astype(float)
+        weights = np.ones(len(rows))
     n_r, n_k = len(data.raters), len(data.classes)
     coords = {"class": data.classes, "rater": data.raters, "true_class": data.classes,
               "rated_class": data.classes}
@@ -163,9 +175,11 @@ def build_dawid_skene_model(data: Ratings, priors: Mapping[str, Any]) -> Any:
         prev = pm.Dirichlet("prevalence", a=np.asarray(priors["prevalence"]), dims="class")
         rates = pm.Dirichlet("rates", a=np.asarray(priors["rates"]),
                              dims=("rater", "true_class", "rated_class"))
+        x = pm.Data("patterns", rows)
+        w = pm.Data("weights", weights)
         m = pt.log(rates).transpose(0, 2, 1).reshape((n_r * n_k, n_k))
-        a = pt.dot(rows, m) + pt.log(prev)[None, :]
-        pm.Potential("ratings", pt.sum(weights * pt.logsumexp(a, axis=1)))
+        a = pt.dot(x, m) + pt.log(prev)[None, :]
+        pm.Potential("ratings", pt.sum(w * pt.logsumexp(a, axis=1)))
     return model
 
 

@@ -51,7 +51,8 @@ def check_options(ctx: Any, options: Mapping[str, Any], what: str) -> dict[str, 
     unknown = [k for k in options if k not in OPTIONS]
     if unknown:
         raise TypeError(f"fit() of {what} got an unknown keyword argument {unknown[0]!r}; "
-                        f"sampler options: {', '.join(OPTIONS)}.{did_you_mean(unknown[0], OPTIONS)}")
+                        f"sampler options: {', '.join(OPTIONS)}."
+                        f"{did_you_mean(unknown[0], OPTIONS)}")
     if ctx.method not in ("auto", "nuts"):
         raise ValueError(f"A latent class model is sampled with NUTS; method={ctx.method!r} is "
                          "not available for it (use method='auto' or 'nuts').")
