@@ -66,6 +66,13 @@ def _row(frame: Any, position: int) -> str:
     return f"row {label}" if isinstance(label, (int, np.integer)) else f"row {label!r}"
 
 
+def _whole(values: np.ndarray) -> np.ndarray:
+    """Floats that are whole numbers as integers (``3.0`` read next to a gap is the label 3)."""
+    if values.dtype.kind == "f" and np.all(np.mod(values, 1) == 0):
+        return values.astype(np.int64)
+    return values
+
+
 def _labels(frame: Any, column: str, what: str) -> tuple[np.ndarray, list[str]]:
     """Codes in order of first appearance (a categorical keeps its declared categories)."""
     import pandas as pd
@@ -79,7 +86,7 @@ def _labels(frame: Any, column: str, what: str) -> tuple[np.ndarray, list[str]]:
     if isinstance(values.dtype, pd.CategoricalDtype):
         return (values.cat.codes.to_numpy().astype(np.int64),
                 [str(c) for c in values.cat.categories])
-    codes, uniques = pd.factorize(values.to_numpy(), sort=False)
+    codes, uniques = pd.factorize(_whole(values.to_numpy()), sort=False)
     return codes.astype(np.int64), [str(u) for u in uniques]
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.latent import _frame, _labels, _need_columns, _row
+from bayescm.core.latent import _frame, _labels, _need_columns, _row, _whole
 from bayescm.errors import LatentClassFormatError
 
 __all__ = ["Ratings"]
@@ -63,7 +63,7 @@ class Ratings:
         rater_codes, raters = _labels(frame, rater, "rater id")
         values = frame[rating]
         keep = ~values.isna().to_numpy()
-        rated = values.to_numpy()[keep]
+        rated = _whole(values.to_numpy()[keep])
         text = np.array([str(v) for v in rated], dtype=object)
         if classes is None:
             import pandas as pd
