@@ -124,7 +124,9 @@ class HuiWalterModel(ModelKind):
     """The registered kind ``"hui_walter"``: a latent class model of binary tests.
 
     Fitted with ``bcm.fit(bcm.TestResults(...))`` (NUTS, 4 x 1,000 draws by default; sampler
-    options ``tune``, ``target_accept``, ``cores``, ``nuts_sampler``). See the module notes
+    options ``tune``, ``target_accept``, ``cores``, ``nuts_sampler`` (default ``"pymc"``:
+    faster than nutpie for this small model, see
+    :func:`~bayescm.models.latent_fit.check_options`), ``initvals``). See the module notes
     for the model, the constraint ``tpr + tnr > 1`` and conditional dependence.
 
     Examples
@@ -268,7 +270,7 @@ def fit_hui_walter(ctx: Any, options: Mapping[str, Any]) -> Any:
     from bayescm.models.latent_fit import check_options, latent_tree, sample_latent
 
     data: TestResults = ctx.data
-    opts = check_options(ctx, options, "test results")
+    opts = check_options(ctx, options, "test results", prefer="pymc")
     check_identifiable(data, ctx.priors)
     if opts["initvals"] is None:  # start in the labelling the constraint keeps, mid-range
         n_t = len(data.tests)

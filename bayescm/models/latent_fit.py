@@ -26,8 +26,15 @@ OPTIONS = ("tune", "target_accept", "cores", "nuts_sampler", "progressbar", "ini
 """The sampler options ``fit`` takes for test results and ratings."""
 
 
-def check_options(ctx: Any, options: Mapping[str, Any], what: str) -> dict[str, Any]:
+def check_options(ctx: Any, options: Mapping[str, Any], what: str,
+                  prefer: str = "nutpie") -> dict[str, Any]:
     """The sampler options of a latent class fit, checked (unknown keywords are errors).
+
+    ``prefer`` is the kind's default sampler: ``"nutpie"`` (when installed; PyMC's otherwise)
+    or ``"pymc"``. Measured on this project's 2-core machine, a Hui-Walter fit is faster with
+    PyMC's sampler (its compiled C code is cached on disk across processes; nutpie compiles
+    numba kernels in every process: 9.8 s against 13.7 s at load 3.3), a Dawid-Skene fit of
+    1,000 items with nutpie (20.8 s against 33.6 s).
 
     Examples
     --------
@@ -62,7 +69,7 @@ def check_options(ctx: Any, options: Mapping[str, Any], what: str) -> dict[str, 
     if sampler is None:
         from importlib.util import find_spec
 
-        sampler = "nutpie" if find_spec("nutpie") is not None else "pymc"
+        sampler = "nutpie" if prefer == "nutpie" and find_spec("nutpie") is not None else "pymc"
     return {"tune": check_int(options.get("tune", DEFAULT_TUNE), "tune", 0),
             "target_accept": check_real(options.get("target_accept", DEFAULT_TARGET_ACCEPT),
                                         "target_accept", 0.5, 0.999),
