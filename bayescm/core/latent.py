@@ -116,6 +116,8 @@ class TestResults:
     LatentClassFormatError
         A missing column, fewer than two tests, a result that is not 0/1 (or is missing), a
         declared population with no subjects, a dependence pair that is not two of the tests.
+    TypeError
+        A frame that is not a table, or column names that are not strings.
 
     See Also
     --------
@@ -187,6 +189,18 @@ class TestResults:
         Returns
         -------
         TestResults
+            The results, as if read from a table.
+
+        Raises
+        ------
+        LatentClassFormatError
+            Counts of the wrong shape, negative or not whole, fewer than two tests,
+            populations that do not name the rows once each, a population with no subjects.
+
+        See Also
+        --------
+        TestResults : The same from one row per subject.
+        bayescm.fit : Fits the Hui-Walter model.
 
         Examples
         --------

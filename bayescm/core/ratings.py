@@ -41,6 +41,12 @@ class Ratings:
         category, or all its ratings missing), an item rated by nobody, a rating outside
         ``classes``, fewer than two classes.
 
+    See Also
+    --------
+    Ratings.from_counts : The same from an item x rater x class count array.
+    bayescm.fit : Fits the Dawid-Skene model.
+    bayescm.datasets.anesthesia : Dawid & Skene's (1979) ratings.
+
     Examples
     --------
     >>> import pandas as pd, bayescm as bcm
@@ -114,6 +120,28 @@ class Ratings:
                     classes: Sequence[str] | None = None) -> Ratings:
         """Ratings given as an item x rater x class count array.
 
+        Parameters
+        ----------
+        counts : array of int, shape (items, raters, classes)
+            How often each rater gave each class to each item.
+        items, raters, classes : sequence of str, optional
+            Their names (default ``i1, ...``, ``r1, ...``, ``c1, ...``).
+
+        Returns
+        -------
+        Ratings
+            The ratings, as if read from one row per rating.
+
+        Raises
+        ------
+        LatentClassFormatError
+            Counts that are not a 3-d array of whole numbers >= 0; a rater or item without
+            ratings (as for :class:`Ratings`).
+
+        See Also
+        --------
+        Ratings : The same from one row per rating.
+
         Examples
         --------
         >>> import numpy as np, bayescm as bcm
@@ -168,6 +196,15 @@ class Ratings:
 
     def majority(self) -> np.ndarray:
         """Each item's most frequent rating (ties: the first class), as class positions.
+
+        Returns
+        -------
+        numpy.ndarray of int
+            One class position per item (what the Dawid-Skene fit starts from).
+
+        See Also
+        --------
+        bayescm.fit : Weighs the raters by their estimated confusion matrices instead.
 
         Examples
         --------
