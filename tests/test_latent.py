@@ -296,3 +296,48 @@ def test_dawid_skene_priors_and_options_are_checked_before_sampling() -> None:
     assert p["prevalence"].tolist() == [3.0] * 4
     assert p["rates"][1].tolist() == (2 * np.ones((4, 4))).tolist()
     assert p["rates"][0, 0].tolist() == [5.0, 1.0, 1.0, 1.0]
+
+
+# ------------------------------------------------------------------ the trees (no NUTS)
+@pytest.mark.parametrize("which", ["hui_walter", "dawid_skene"])
+def test_latent_trees_summarise_save_and_load(which, tmp_path) -> None:
+    from conftest import synthetic_latent_fit
+
+    data = (HuiWalterModel.example_data() if which == "hui_walter"
+            else bcm.datasets.anesthesia())
+    tree = synthetic_latent_fit(data)
+    assert tree.attrs["model"] == which
+    kind = registry.kind_of(tree)
+    assert kind.key == which
+    post = tree["posterior"].to_dataset()
+    for p in kind.parameters:
+        assert post[p.name].dims[2:] == p.dims
+    observed = tree["observed_metrics"].to_dataset()
+    assert set(observed.data_vars) and set(observed.data_vars) <= set(post.data_vars)
+    diag = tree["diagnostics"].to_dataset()
+    assert set(diag.data_vars) <= set(post.data_vars)
+    table = bcm.summary(tree)
+    assert {"mean", "hdi_lower", "hdi_upper"} <= set(table.columns)
+    back = bcm.load(bcm.save(tree, tmp_path / f"{which}.nc", compact=False))
+    assert registry.kind_of(back).key == which
+    pd.testing.assert_frame_equal(bcm.summary(back), table)
+    with pytest.raises(ValueError, match=r"with_prevalence needs .* fit; this is a latent"):
+        bcm.with_prevalence(tree, 0.3)
+
+
+def test_the_rater_quantities_follow_from_the_draws() -> None:
+    from conftest import synthetic_latent_fit
+
+    tree = synthetic_latent_fit(bcm.datasets.anesthesia())
+    post = tree["posterior"]
+    prev = post["prevalence"].values
+    rates = post["rates"].values
+    acc = np.einsum("cdk,cdrkk->cdr", prev, rates)
+    np.testing.assert_allclose(post["accuracy"].values, acc)
+    share = np.einsum("cdk,cdrkl->cdrl", prev, rates)
+    p_e = np.einsum("cdk,cdrk->cdr", prev, share)
+    np.testing.assert_allclose(post["kappa"].values, (acc - p_e) / (1 - p_e))
+    np.testing.assert_allclose(post["item_class"].values.sum(axis=-1), 1)
+    first = item_class_probabilities(bcm.datasets.anesthesia().counts, prev[0, 0],
+                                     rates[0, 0])
+    np.testing.assert_allclose(post["item_class"].values[0, 0], first)

@@ -43,7 +43,7 @@ from bayescm.models.base import ModelKind, Parameter
 from bayescm.models.registry import register
 
 __all__ = ["DIAGONAL", "DawidSkeneModel", "build_dawid_skene_model", "dawid_skene_em",
-           "item_class_probabilities"]
+           "fit_dawid_skene", "item_class_probabilities", "ratings_tree"]
 
 DIAGONAL = 5.0
 """Default prior concentration on the diagonal of each rater's confusion matrix (1 elsewhere)."""
@@ -353,7 +353,7 @@ def _initial_values(data: Ratings, priors: Mapping[str, Any]) -> dict[str, np.nd
 
 def fit_dawid_skene(ctx: Any, options: Mapping[str, Any]) -> Any:
     """Sample the Dawid-Skene model of ``ctx.data`` and assemble the tree (see the module)."""
-    from bayescm.models.latent_fit import check_options, latent_tree, sample_latent
+    from bayescm.models.latent_fit import check_options, sample_latent
 
     data: Ratings = ctx.data
     opts = check_options(ctx, options, "ratings")
@@ -361,6 +361,19 @@ def fit_dawid_skene(ctx: Any, options: Mapping[str, Any]) -> Any:
         opts["initvals"] = _initial_values(data, ctx.priors)
     model = build_dawid_skene_model(data, ctx.priors)
     draws, stats = sample_latent(model, ["prevalence", "rates"], ctx, opts)
+    return ratings_tree(ctx, draws, stats, opts)
+
+
+def ratings_tree(ctx: Any, draws: Mapping[str, np.ndarray], stats: Any,
+                 opts: Mapping[str, Any]) -> Any:
+    """The tree of a Dawid-Skene fit from draws ``(chain, draw, ...)`` of its parameters.
+
+    Derives ``accuracy``, ``kappa``, ``rated_share`` and ``item_class`` (see the module),
+    then :func:`~bayescm.models.latent_fit.latent_tree` (diagnostics, convergence check).
+    """
+    from bayescm.models.latent_fit import latent_tree
+
+    data: Ratings = ctx.data
     prev, rates = draws["prevalence"], draws["rates"]
     diag = np.diagonal(rates, axis1=-2, axis2=-1)  # (c, d, R, K)
     accuracy = np.einsum("cdk,cdrk->cdr", prev, diag)

@@ -54,7 +54,7 @@ from bayescm.models.hui_walter_build import beta_arrays, build_hui_walter_model
 from bayescm.models.registry import register
 
 __all__ = ["HUI_WALTER_PARAMETERS", "HuiWalterModel", "check_identifiable",
-           "fit_hui_walter"]
+           "fit_hui_walter", "results_tree"]
 
 HUI_WALTER_PARAMETERS = ("prevalence", "tpr", "tnr")
 """Parameters whose priors can be given (``priors={name: prior or {label: prior}}``)."""
@@ -267,7 +267,7 @@ class HuiWalterModel(ModelKind):
 
 def fit_hui_walter(ctx: Any, options: Mapping[str, Any]) -> Any:
     """Sample the Hui-Walter model of ``ctx.data`` and assemble the tree (see the module)."""
-    from bayescm.models.latent_fit import check_options, latent_tree, sample_latent
+    from bayescm.models.latent_fit import check_options, sample_latent
 
     data: TestResults = ctx.data
     opts = check_options(ctx, options, "test results", prefer="pymc")
@@ -278,6 +278,20 @@ def fit_hui_walter(ctx: Any, options: Mapping[str, Any]) -> Any:
     model = build_hui_walter_model(data, ctx.priors)
     names = ["prevalence", "tpr", "tnr"] + (["cov_pos", "cov_neg"] if data.pairs else [])
     draws, stats = sample_latent(model, names, ctx, opts)
+    return results_tree(ctx, draws, stats, opts)
+
+
+def results_tree(ctx: Any, draws: Mapping[str, np.ndarray], stats: Any,
+                 opts: Mapping[str, Any]) -> Any:
+    """The tree of a Hui-Walter fit from draws ``(chain, draw, ...)`` of its parameters.
+
+    Derives ``youden`` and ``apparent_prevalence``, then
+    :func:`~bayescm.models.latent_fit.latent_tree` (diagnostics, convergence check).
+    """
+    from bayescm.models.latent_fit import latent_tree
+
+    data: TestResults = ctx.data
+    names = ["prevalence", "tpr", "tnr"] + (["cov_pos", "cov_neg"] if data.pairs else [])
     prev, tpr, tnr = draws["prevalence"], draws["tpr"], draws["tnr"]
     variables: dict[str, tuple[tuple[str, ...], np.ndarray]] = {
         "prevalence": (("population",), prev), "tpr": (("test",), tpr),
