@@ -108,46 +108,14 @@ def synthetic_items_fit(log: bcm.Items, chains: int = 2, draws: int = 150,
 
 
 def synthetic_latent_fit(data: Any, chains: int = 2, draws: int = 150, **options: Any) -> Any:
-    """A Hui-Walter or Dawid-Skene fit's tree assembled from NumPy draws (no NUTS).
+    """A Hui-Walter or Dawid-Skene tree from NumPy draws near the EM estimates (no NUTS).
 
-    Draws near the EM estimates go through the kind's own tree assembly
-    (:func:`~bayescm.models.hui_walter.results_tree`,
-    :func:`~bayescm.models.dawid_skene.ratings_tree`), so the tree has every variable of a
-    fit: for tests of what reads one (summary, save/load, figures) without sampling.
+    See :func:`bayescm.models.latent_fit.tree_near_em`: the kind's own tree assembly, so the
+    tree has every variable of a fit, for tests of what reads one without sampling.
     """
-    import warnings
+    from bayescm.models.latent_fit import tree_near_em
 
-    import xarray as xr
-
-    from bayescm.models.context import FitContext
-
-    options.setdefault("random_seed", 0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ctx = FitContext.from_arguments(data, draws=draws, chains=chains, **options)
-    rng = np.random.default_rng(9)
-    size = (chains, draws)
-    if isinstance(data, bcm.Ratings):
-        from bayescm.models.dawid_skene import dawid_skene_em, ratings_tree
-
-        est = dawid_skene_em(data.counts, smoothing=1.0)
-        out = {"prevalence": rng.dirichlet(200 * est["prevalence"] + 1, size),
-               "rates": rng.dirichlet(np.ones(len(data.classes)), size + est["rates"].shape[:2])}
-        out["rates"] = 0.2 * out["rates"] + 0.8 * est["rates"]
-        tree_of = ratings_tree
-    else:
-        from bayescm.models.hui_walter import results_tree
-        from bayescm.models.hui_walter_build import hui_walter_em
-
-        est = hui_walter_em(data.counts)
-        out = {k: np.clip(rng.normal(est[k], 0.01, size + est[k].shape), 0.001, 0.999)
-               for k in ("prevalence", "tpr", "tnr")}
-        tree_of = results_tree
-    stats = xr.Dataset({"diverging": (("chain", "draw"), np.zeros(size, bool))})
-    opts = {"nuts_sampler": "numpy (test)", "target_accept": 0.9}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return tree_of(ctx, out, stats, opts)
+    return tree_near_em(data, chains=chains, draws=draws, **options)
 
 
 class _Table(HTMLParser):
