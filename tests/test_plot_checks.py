@@ -73,7 +73,7 @@ def items() -> Any:
 
 @cache
 def raters() -> Any:
-    from bayescm.models.dawid_skene import example_tree
+    from bayescm.models.latent_examples import example_tree
 
     return example_tree()  # the layout of a Dawid-Skene fit, without NUTS
 

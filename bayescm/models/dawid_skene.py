@@ -43,7 +43,7 @@ from bayescm.models.base import ModelKind, Parameter
 from bayescm.models.registry import register
 
 __all__ = ["DIAGONAL", "DawidSkeneModel", "build_dawid_skene_model", "dawid_skene_em",
-           "example_tree", "fit_dawid_skene", "item_class_probabilities", "ratings_tree"]
+           "fit_dawid_skene", "item_class_probabilities", "ratings_tree"]
 
 DIAGONAL = 5.0
 """Default prior concentration on the diagonal of each rater's confusion matrix (1 elsewhere)."""
@@ -341,23 +341,6 @@ class DawidSkeneModel(ModelKind):
 
             _EXAMPLES[random_seed] = fit(anesthesia(), draws=500, random_seed=random_seed)
         return _EXAMPLES[random_seed].copy(deep=True)
-
-
-def example_tree() -> Any:
-    """The anaesthesia ratings' tree from draws near the EM estimates (no NUTS; not a fit).
-
-    For examples of figures: :func:`~bayescm.models.latent_fit.tree_near_em`.
-
-    Examples
-    --------
-    >>> from bayescm.models.dawid_skene import example_tree
-    >>> example_tree().attrs["model"]
-    'dawid_skene'
-    """
-    from bayescm.io.datasets import anesthesia
-    from bayescm.models.latent_fit import tree_near_em
-
-    return tree_near_em(anesthesia())
 
 
 def _initial_values(data: Ratings, priors: Mapping[str, Any]) -> dict[str, np.ndarray]:

@@ -72,7 +72,7 @@ def plot_rater_rates(idata: xr.DataTree, axes: Any = None, hdi_prob: float | Non
     Examples
     --------
     >>> from bayescm.plots import plot_rater_rates
-    >>> from bayescm.models.dawid_skene import example_tree
+    >>> from bayescm.models.latent_examples import example_tree
     >>> fig = plot_rater_rates(example_tree(), raters=["1", "2"])
     >>> [ax.get_title() for ax in fig.axes if ax.get_title()]
     ['rater 1', 'rater 2']
@@ -156,7 +156,7 @@ def plot_item_classes(idata: xr.DataTree, ax: Axes | None = None, *,
     Examples
     --------
     >>> from bayescm.plots import plot_item_classes
-    >>> from bayescm.models.dawid_skene import example_tree
+    >>> from bayescm.models.latent_examples import example_tree
     >>> ax = plot_item_classes(example_tree())
     >>> len(ax.get_xticks()), ax.get_ylabel()
     (45, 'P(class | ratings)')
