@@ -9,7 +9,7 @@ Examples
 --------
 >>> from bayescm.models import registry
 >>> registry.keys()[:4]
-['binary', 'hierarchical', 'hierarchical_multiclass', 'items']
+['binary', 'dawid_skene', 'hierarchical', 'hierarchical_multiclass']
 """
 
 from __future__ import annotations
