@@ -6,7 +6,9 @@ The public names, by task:
 
 **Data** (validated input objects): :class:`ConfusionMatrix`, :class:`Scores`, :class:`Items`
 (an item-level evaluation log: clusters, repeated attempts, several systems),
-:class:`StratifiedSample` (a stratified audit).
+:class:`StratifiedSample` (a stratified audit), :class:`TestResults` (several binary tests
+without a gold standard: the Hui-Walter model), :class:`Ratings` (categorical ratings by
+several raters without a gold standard: the Dawid-Skene model).
 
 **Fitting and results**: :func:`fit` (the posterior of every metric), :func:`refit` (redraw or
 extend a result from its attributes), :func:`build_model` (the PyMC model), :func:`save`,
@@ -63,6 +65,8 @@ from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.container import load, save
 from bayescm.core.deprecation import warn_deprecated
 from bayescm.core.items import Items
+from bayescm.core.latent import TestResults
+from bayescm.core.ratings import Ratings
 from bayescm.core.scores import Scores
 from bayescm.core.stratified import StratifiedSample
 from bayescm.io import datasets
@@ -158,7 +162,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     # data
-    "ConfusionMatrix", "Scores", "Items", "StratifiedSample",
+    "ConfusionMatrix", "Scores", "Items", "StratifiedSample", "TestResults", "Ratings",
     # fitting and results
     "fit", "refit", "build_model", "load", "save",
     # reading a result

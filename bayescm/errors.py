@@ -5,46 +5,19 @@ Each is named for what it says, so one kind can be filtered without silencing th
 (``except bcm.errors.CSVFormatError``). The errors are ``ValueError`` (or ``KeyError``)
 subclasses, so code that catches the built-in classes keeps working.
 
-**Warnings** (a fit or a summary can still be used, but read the message):
-:class:`EmptyMatrixWarning`, :class:`PriorStrengthWarning`, :class:`PrevalenceMismatchWarning`,
-:class:`ConvergenceWarning`, :class:`MisspecificationWarning`, :class:`UndefinedDrawsWarning`,
-:class:`SharedRandomNumbersWarning`, :class:`UnbalancedItemsWarning`.
-
-**Errors** (nothing was computed; the message says how to mend the input):
-:class:`ResourceLimitError`, :class:`CSVFormatError`, :class:`NumberTextError`,
-:class:`OutputError`, :class:`SpecError`, :class:`PriorFormError`, :class:`RcParamsError`,
-:class:`ScoreRangeError`, :class:`SchedulerUnreachableError`, :class:`ItemsFormatError`.
-
-Examples
---------
->>> import bayescm as bcm
->>> issubclass(bcm.errors.CSVFormatError, ValueError)
-True
->>> sorted(bcm.errors.__all__)[:3]
-['CSVFormatError', 'ConvergenceWarning', 'EmptyMatrixWarning']
+The **warnings** (``*Warning``: a fit or a summary can still be used, but read the message)
+come first below, then the **errors** (``*Error``: nothing was computed; the message says how
+to mend the input); ``bcm.errors.__all__`` lists them all.
 """
 
 from __future__ import annotations
 
 __all__ = [
-    "CSVFormatError",
-    "ConvergenceWarning",
-    "EmptyMatrixWarning",
-    "ItemsFormatError",
-    "MisspecificationWarning",
-    "NumberTextError",
-    "OutputError",
-    "PrevalenceMismatchWarning",
-    "PriorFormError",
-    "PriorStrengthWarning",
-    "RcParamsError",
-    "ResourceLimitError",
-    "SchedulerUnreachableError",
-    "ScoreRangeError",
-    "SharedRandomNumbersWarning",
-    "SmallClassWarning",
-    "SpecError",
-    "UnbalancedItemsWarning",
+    "CSVFormatError", "ConvergenceWarning", "EmptyMatrixWarning", "IdentifiabilityWarning",
+    "ItemsFormatError", "LatentClassFormatError", "MisspecificationWarning", "NumberTextError",
+    "OutputError", "PrevalenceMismatchWarning", "PriorFormError", "PriorStrengthWarning",
+    "RcParamsError", "ResourceLimitError", "SchedulerUnreachableError", "ScoreRangeError",
+    "SharedRandomNumbersWarning", "SmallClassWarning", "SpecError", "UnbalancedItemsWarning",
     "UndefinedDrawsWarning",
 ]
 
@@ -220,6 +193,36 @@ class UnbalancedItemsWarning(UserWarning):
     ...     warnings.simplefilter("always")
     ...     _ = bcm.Items(frame, system="system")
     >>> any(issubclass(w.category, bcm.errors.UnbalancedItemsWarning) for w in seen)
+    True
+    """
+
+
+class IdentifiabilityWarning(UserWarning):
+    """A latent class model its data and priors leave unidentified; the message names remedies.
+
+    See Also
+    --------
+    bayescm.TestResults : The Hui-Walter model's input (identifiability is checked at fit).
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> issubclass(bcm.errors.IdentifiabilityWarning, UserWarning)
+    True
+    """
+
+
+class LatentClassFormatError(ValueError):
+    """Test results or ratings bayescm cannot read as they stand; the message says the fix.
+
+    See Also
+    --------
+    bayescm.TestResults, bayescm.Ratings : The readers that raise it.
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> issubclass(bcm.errors.LatentClassFormatError, ValueError)
     True
     """
 

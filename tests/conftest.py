@@ -107,6 +107,17 @@ def synthetic_items_fit(log: bcm.Items, chains: int = 2, draws: int = 150,
         return items_tree(ctx, layout, out, stats, "numpy (test)", 0.95)
 
 
+def synthetic_latent_fit(data: Any, chains: int = 2, draws: int = 150, **options: Any) -> Any:
+    """A Hui-Walter or Dawid-Skene tree from NumPy draws near the EM estimates (no NUTS).
+
+    See :func:`bayescm.models.latent_examples.tree_near_em`: the kind's own tree assembly, so
+    the tree has every variable of a fit, for tests of what reads one without sampling.
+    """
+    from bayescm.models.latent_examples import tree_near_em
+
+    return tree_near_em(data, chains=chains, draws=draws, **options)
+
+
 class _Table(HTMLParser):
     """The cells of the first HTML table, row by row."""
 

@@ -71,6 +71,13 @@ def items() -> Any:
     return synthetic_items_fit(bcm.datasets.eval_log())
 
 
+@cache
+def raters() -> Any:
+    from bayescm.models.latent_examples import example_tree
+
+    return example_tree()  # the layout of a Dawid-Skene fit, without NUTS
+
+
 def _ranks() -> Any:
     return bcm.leaderboard({"a": 0.91, "b": 0.90, "c": 0.89}, n=1000, random_seed=0)
 
@@ -120,6 +127,8 @@ CALLS: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
     "plot_items_ranks": (plots.plot_items_ranks, lambda: (items(),)),
     "plot_pass_at_k": (plots.plot_pass_at_k, lambda: (items(),)),
     "plot_corrected": (plots.plot_corrected, lambda: (_corrected(),)),
+    "plot_rater_rates": (plots.plot_rater_rates, lambda: (raters(),)),
+    "plot_item_classes": (plots.plot_item_classes, lambda: (raters(),)),
 }
 """A call of each public plot function that draws (the cases below spoil one argument)."""
 
@@ -127,7 +136,8 @@ WRONG_KIND = {"plot_paired": binary, "plot_roc": binary, "plot_pr": paired,
               "plot_reliability": paired, "plot_delta_auc": binary, "plot_sroc": binary,
               "plot_group_forest": scores, "plot_theta": scores, "plot_items_accuracy": binary,
               "plot_items_differences": scores, "plot_items_ranks": sites,
-              "plot_pass_at_k": binary, "plot_corrected": binary}
+              "plot_pass_at_k": binary, "plot_corrected": binary, "plot_rater_rates": items,
+              "plot_item_classes": binary}
 """Plots of one kind of result, and a result of another kind."""
 
 

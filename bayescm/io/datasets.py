@@ -7,6 +7,9 @@
   subdomains, 3 systems, 5 attempts each), for the items model (``bcm.Items``).
 * A simulated screening classifier evaluated on six age groups of very different sizes (known
   truth), for subgroup gaps and fairness (``bcm.compare.group_gaps``).
+* Dawid & Skene's (1979) anaesthesia ratings: 45 patients rated on a 4-point scale by five
+  anaesthetists, the first three times (315 ratings), for the Dawid-Skene model
+  (``bcm.Ratings``).
 * Two matrices of Kuhn & Johnson's chapter "Characterizing Classification Models": the naive
   Bayes mushroom classifier (2 classes, 6,107 validation samples) and a Wordle guess-count
   predictor (6 ordered classes, 118 test games). The chapter prints both with rows =
@@ -23,9 +26,11 @@ from bayescm.core.arguments import keyword_checked
 from bayescm.core.confusion import ConfusionMatrix
 from bayescm.core.csvtable import CSVTable, parse_csv
 from bayescm.core.items import Items
+from bayescm.core.ratings import Ratings
 from bayescm.core.scores import Scores, scores_from_table
 
-__all__ = ["DATASETS", "auditc", "eval_log", "literature_matrices", "literature_table", "load",
+__all__ = ["DATASETS", "anesthesia", "auditc", "eval_log", "literature_matrices",
+           "literature_table", "load",
            "mushrooms",
            "screening_scores", "subgroups", "wordle"]
 
@@ -300,15 +305,51 @@ def eval_log() -> Items:
     return Items(frame, item="question", cluster="subdomain", system="model", attempt="epoch")
 
 
+def anesthesia() -> Ratings:
+    """Dawid & Skene's (1979) anaesthesia data: 45 patients, 5 anaesthetists, 4 classes.
+
+    Five anaesthetists rated each patient's fitness for an operation on a 4-point scale (1 to
+    4) from a standard form; the first rated every form three times, weeks apart, the others
+    once: 315 ratings (Table 1 of Dawid, A. P. and Skene, A. M. (1979), "Maximum likelihood
+    estimation of observer error-rates using the EM algorithm", Applied Statistics 28(1),
+    20-28, doi:10.2307/2346806). Transcribed from the copy of Table 1 in the public EM
+    implementation ``dallascard/dawid_skene`` (``generate_sample_data``) on GitHub; the same
+    data are R's ``rater::anesthesia`` (315 rows in long format, Pullin et al. 2022).
+
+    Returns
+    -------
+    Ratings
+        Items ``1`` to ``45``, raters ``1`` to ``5``, classes ``1`` to ``4``.
+
+    See Also
+    --------
+    bayescm.Ratings : Reads such ratings.
+    bayescm.fit : Fits the Dawid-Skene model.
+
+    Examples
+    --------
+    >>> from bayescm.io.datasets import anesthesia
+    >>> r = anesthesia()
+    >>> len(r.items), r.raters, r.classes, int(r.counts.sum())
+    (45, ['1', '2', '3', '4', '5'], ['1', '2', '3', '4'], 315)
+    """
+    import pandas as pd
+
+    table = _packaged("anesthesia.csv")
+    frame = pd.DataFrame({name: table.texts(name) for name in table.header},
+                         index=pd.Index(table.lines[1:], name="line"))
+    return Ratings(frame, item="item", rater="rater", rating="rating")
+
+
 DATASETS: dict[str, Callable[[], Any]] = {
     "literature_table_s1": literature_matrices, "mushrooms": mushrooms, "wordle": wordle,
     "screening_scores": screening_scores, "auditc": auditc, "subgroups": subgroups,
-    "eval_log": eval_log}
+    "eval_log": eval_log, "anesthesia": anesthesia}
 """Packaged data sets by name (the ``dataset = "..."`` form of an analysis spec)."""
 
 
 @keyword_checked
-def load(name: str) -> ConfusionMatrix | dict[str, ConfusionMatrix] | Scores | Items:
+def load(name: str) -> ConfusionMatrix | dict[str, ConfusionMatrix] | Scores | Items | Ratings:
     """A packaged data set by name: one matrix, a batch ``{name: matrix}``, or scores.
 
     Parameters
@@ -318,7 +359,7 @@ def load(name: str) -> ConfusionMatrix | dict[str, ConfusionMatrix] | Scores | I
 
     Returns
     -------
-    ConfusionMatrix, dict of str -> ConfusionMatrix, Scores or Items
+    ConfusionMatrix, dict of str -> ConfusionMatrix, Scores, Items or Ratings
         What the named loader (:func:`mushrooms`, :func:`wordle`, ...) returns for it.
 
     Raises

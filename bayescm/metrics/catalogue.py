@@ -22,6 +22,7 @@ from bayescm.core.arguments import did_you_mean, keyword_checked
 from bayescm.metrics.binary import BINARY_METRICS, fbeta
 from bayescm.metrics.corrected import CORRECTED_METRICS
 from bayescm.metrics.items import ITEM_METRICS
+from bayescm.metrics.latent import LATENT_METRICS
 from bayescm.metrics.metric import Metric, MetricInfo
 from bayescm.metrics.multiclass import MULTICLASS_METRICS
 from bayescm.metrics.scores import SCORE_METRICS
@@ -39,6 +40,7 @@ _CATALOGUES: dict[str, dict[str, Metric]] = {
     "scores": {**BINARY_METRICS, **SCORE_METRICS},
     "items": ITEM_METRICS,
     "corrected": CORRECTED_METRICS,
+    "latent": LATENT_METRICS,
 }
 
 
@@ -143,6 +145,7 @@ mark_builtin(MULTICLASS_METRICS, "multiclass")
 mark_builtin(SCORE_METRICS, "scores")
 mark_builtin(ITEM_METRICS, "items")
 mark_builtin(CORRECTED_METRICS, "corrected")
+mark_builtin(LATENT_METRICS, "latent")
 
 
 def canonical_name(name: str) -> str:

@@ -50,7 +50,7 @@ Derived = dict[str, tuple[tuple[str, ...], np.ndarray]]
 ANALYSES = ("summary", "with_prevalence", "posterior_predictive", "prior_predictive",
             "prob_superior", "rank_probabilities", "informedness", "refit", "curve_bands",
             "sroc_regions", "group_gaps", "paired_comparison", "theta", "item_level",
-            "net_benefit", "expected_cost", "corrected")
+            "net_benefit", "expected_cost", "corrected", "rater_rates")
 """The analyses a kind can declare (``ModelKind.analyses``); any other raises a ValueError
 naming the kind (:func:`bayescm.models.registry.require`). ``curve_bands``: whole curves per
 draw (scores); ``sroc_regions``: a population of groups with a summary ROC (a hierarchical
@@ -60,7 +60,8 @@ matrix per draw (figures of theta); ``item_level``: systems evaluated item by it
 accuracy forest with the naive and CR1 intervals, paired differences, pass@k);
 ``net_benefit`` and ``expected_cost``: rates at thresholds per draw (scores, or binary
 matrices keyed by threshold) and TPR, TNR and prevalence (decisions); ``corrected``: an
-apparent rate beside the true rate behind it (an imperfect test or judge)."""
+apparent rate beside the true rate behind it (an imperfect test or judge); ``rater_rates``:
+raters' confusion matrices and items' latent classes (a Dawid-Skene fit: its two figures)."""
 DEFAULT_ANALYSES = frozenset(("summary", "with_prevalence", "posterior_predictive",
                               "prior_predictive", "prob_superior", "rank_probabilities",
                               "informedness", "refit", "theta"))

@@ -9,7 +9,7 @@ Examples
 --------
 >>> from bayescm.models import registry
 >>> registry.keys()[:4]
-['binary', 'hierarchical', 'hierarchical_multiclass', 'items']
+['binary', 'dawid_skene', 'hierarchical', 'hierarchical_multiclass']
 """
 
 from __future__ import annotations
@@ -33,7 +33,9 @@ BUILT_IN = {"binary": "bayescm.models.binary", "multiclass": "bayescm.models.mul
             "items": "bayescm.models.items", "stratified": "bayescm.models.stratified",
             "true_prevalence": "bayescm.models.corrected",
             "judged_accuracy": "bayescm.models.corrected",
-            "true_shares": "bayescm.models.corrected_shares"}
+            "true_shares": "bayescm.models.corrected_shares",
+            "hui_walter": "bayescm.models.hui_walter",
+            "dawid_skene": "bayescm.models.dawid_skene"}
 """The built-in kinds and their modules, imported (and so registered) on first use."""
 
 

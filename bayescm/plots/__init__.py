@@ -37,6 +37,8 @@ plot_items_accuracy      accuracy on a new item beside naive and CR1 intervals
 plot_items_differences   paired accuracy differences of systems with P(B > A)
 plot_items_ranks         P(rank) of systems evaluated item by item
 plot_pass_at_k           pass@k and "all k succeed" of each system against k
+plot_rater_rates         each rater's confusion matrix (Dawid-Skene) as heatmaps
+plot_item_classes        each item's posterior class probabilities (Dawid-Skene)
 =======================  =======================================================  ===========
 
 Building blocks for figures of your own, the ones the command line, the spec runner and the
@@ -62,6 +64,7 @@ from bayescm.plots._items import (
     plot_items_ranks,
     plot_pass_at_k,
 )
+from bayescm.plots._latent import plot_item_classes, plot_rater_rates
 from bayescm.plots._legends import legend_clear
 from bayescm.plots._matrix import plot_theta
 from bayescm.plots._metric import MAX_OVERLAY, plot_metric
@@ -96,6 +99,7 @@ __all__ = [
     "plot_forest",
     "plot_group_forest",
     "plot_group_gaps",
+    "plot_item_classes",
     "plot_items_accuracy",
     "plot_items_differences",
     "plot_items_ranks",
@@ -106,6 +110,7 @@ __all__ = [
     "plot_pr",
     "plot_priors",
     "plot_rank_probabilities",
+    "plot_rater_rates",
     "plot_reliability",
     "plot_roc",
     "plot_sample_size",

@@ -263,6 +263,9 @@ PAIRED = Needs("paired_comparison", "a paired comparison of two classifiers on o
 ITEMS = Needs("item_level", "an item-level evaluation fit",
               "Fit an evaluation log: bcm.fit(bcm.Items(frame, outcome=..., item=..., "
               "system=...)), or bcm.Items.from_csv(path, ...) for a file.")
+RATERS = Needs("rater_rates", "a Dawid-Skene fit of raters",
+               "Fit ratings without a gold standard: bcm.fit(bcm.Ratings(frame, item=..., "
+               "rater=..., rating=...)).")
 THETA = Needs("theta", "the confusion probability matrix of a binary or "
               "multiclass fit", "Fit a confusion matrix: bcm.fit(bcm.ConfusionMatrix(...)).",
               variable="theta")

@@ -1,0 +1,196 @@
+"""Figures of a Dawid-Skene fit: each rater's confusion matrix, each item's latent class.
+
+* :func:`plot_rater_rates`: a grid of heatmaps, one per rater, of the posterior mean of
+  P(rated class | true class) with each cell's HDI;
+* :func:`plot_item_classes`: one stacked bar per item, the posterior probability of each
+  class given the item's ratings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import xarray as xr
+
+from bayescm.core import container as box
+from bayescm.core.stats import hdi
+from bayescm.plots._checks import RATERS, plot_function
+from bayescm.plots._common import hdi_prob_of
+from bayescm.plots._layout import new_axes
+from bayescm.plots._legends import legend_under
+from bayescm.plots._panels import grid
+from bayescm.plots._style import MIN_FONT, palette_color, pt
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+__all__ = ["plot_item_classes", "plot_rater_rates"]
+
+
+@plot_function(RATERS)
+def plot_rater_rates(idata: xr.DataTree, axes: Any = None, hdi_prob: float | None = None, *,
+                     raters: Sequence[str] | None = None, ncols: int = 3,
+                     figsize: tuple[float, float] | None = None) -> Figure:
+    """Each rater's confusion matrix, P(rated class | true class), as a grid of heatmaps.
+
+    Each cell shows the posterior mean (per cent) and its HDI; the colour is the mean, from 0
+    to 1, on one scale for every panel so raters compare at a glance.
+
+    Parameters
+    ----------
+    idata : xarray.DataTree
+        A Dawid-Skene fit (``bcm.fit(bcm.Ratings(...))``).
+    axes : array of matplotlib.axes.Axes, optional
+        Axes to draw on (one per rater); default a new figure.
+    hdi_prob : float, optional
+        Interval probability; default the fit's, else ``rcParams["stats.hdi_prob"]``.
+    raters : sequence of str, optional
+        The raters to draw (default all).
+    ncols : int, default 3
+        Panels per row.
+    figsize : tuple of float, optional
+        Size of a new figure in inches (not with ``axes``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on.
+
+    Raises
+    ------
+    ValueError
+        A result that is not a Dawid-Skene fit, or a rater it does not have.
+
+    See Also
+    --------
+    plot_item_classes : Each item's posterior class probabilities.
+    bayescm.Ratings : The ratings behind the fit.
+
+    Examples
+    --------
+    >>> from bayescm.plots import plot_rater_rates
+    >>> from bayescm.models.latent_examples import example_tree
+    >>> fig = plot_rater_rates(example_tree(), raters=["1", "2"])
+    >>> [ax.get_title() for ax in fig.axes if ax.get_title()]
+    ['rater 1', 'rater 2']
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    rates = box.get_group(idata, "posterior")["rates"]
+    names = [str(v) for v in rates["rater"].values]
+    chosen = list(names) if raters is None else [str(r) for r in raters]
+    unknown = [r for r in chosen if r not in names]
+    if unknown or not chosen:
+        raise ValueError(f"raters={list(raters or [])!r}: the fit's raters are {names}.")
+    prob = hdi_prob_of(idata, hdi_prob)
+    classes = [str(v) for v in rates["true_class"].values]
+    k = len(classes)
+    fig, panels = grid(len(chosen), axes, min(ncols, len(chosen)),
+                       panel=(1.0 + 0.75 * k, 0.8 + 0.6 * k), figsize=figsize)
+    draws = np.asarray(rates.transpose("rater", "true_class", "rated_class", ...).values,
+                       dtype=float).reshape(len(names), k, k, -1)
+    image = None
+    for ax, rater in zip(panels, chosen, strict=True):
+        d = draws[names.index(rater)]
+        mean = d.mean(axis=-1)
+        bounds = hdi(d, prob)
+        image = ax.imshow(mean, cmap="Blues", vmin=0, vmax=1, aspect="auto",
+                          gid=f"rates:{rater}")
+        for (i, j), m in np.ndenumerate(mean):
+            lo, hi = bounds[i, j]
+            text = f"{100 * m:.0f}" if k > 4 else f"{100 * m:.0f}\n[{100 * lo:.0f}, {100 * hi:.0f}]"
+            ax.text(j, i, text, ha="center", va="center", fontsize=pt(MIN_FONT),
+                    color="white" if m > 0.6 else "black", gid=f"cell:{rater}:{i},{j}")
+        ax.set_xticks(range(k), classes)
+        ax.set_yticks(range(k), classes)
+        ax.set_xlabel("rated class")
+        ax.set_ylabel("true class")
+        ax.set_title(f"rater {rater}", fontsize=pt(10))
+    if image is not None:
+        bar = fig.colorbar(image, ax=panels, shrink=0.8)
+        bar.set_label(f"P(rated | true), mean; cells: % [{100 * prob:g} % HDI]",
+                      fontsize=pt(MIN_FONT))
+    return fig
+
+
+@plot_function(RATERS)
+def plot_item_classes(idata: xr.DataTree, ax: Axes | None = None, *,
+                      items: Sequence[str] | None = None, sort: bool = True,
+                      figsize: tuple[float, float] | None = None) -> Axes:
+    """Each item's posterior class probabilities given its ratings, as stacked bars.
+
+    The probabilities are the posterior means of ``item_class`` (Bayes' rule per draw,
+    averaged): a bar of one colour is an item the raters settle; a mixed bar one they leave
+    open. Items are sorted by their most likely class and its probability (``sort=False``:
+    the input's order).
+
+    Parameters
+    ----------
+    idata : xarray.DataTree
+        A Dawid-Skene fit (``bcm.fit(bcm.Ratings(...))``).
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; default a new figure.
+    items : sequence of str, optional
+        The items to draw (default all).
+    sort : bool, default True
+        Sort the items by their most likely class, then its probability.
+    figsize : tuple of float, optional
+        Size of a new figure in inches (not with ``ax``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on.
+
+    Raises
+    ------
+    ValueError
+        A result that is not a Dawid-Skene fit, or an item it does not have.
+
+    See Also
+    --------
+    plot_rater_rates : The raters' confusion matrices behind these probabilities.
+
+    Examples
+    --------
+    >>> from bayescm.plots import plot_item_classes
+    >>> from bayescm.models.latent_examples import example_tree
+    >>> ax = plot_item_classes(example_tree())
+    >>> len(ax.get_xticks()), ax.get_ylabel()
+    (45, 'P(class | ratings)')
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    da = box.get_group(idata, "posterior")["item_class"]
+    names = [str(v) for v in da["item"].values]
+    classes = [str(v) for v in da["class"].values]
+    chosen = list(names) if items is None else [str(i) for i in items]
+    unknown = [i for i in chosen if i not in names]
+    if unknown or not chosen:
+        raise ValueError(f"items: {unknown[:3] if unknown else []!r} not among the fit's "
+                         f"{len(names)} items (e.g. {names[:3]}).")
+    mean = da.mean(("chain", "draw")).transpose("item", "class").values
+    mean = mean[[names.index(i) for i in chosen]]
+    order = np.arange(len(chosen))
+    if sort:
+        top = mean.argmax(axis=1)
+        order = np.lexsort((-mean[np.arange(len(chosen)), top], top))
+    mean = mean[order]
+    labels = [chosen[i] for i in order]
+    ax = new_axes(ax, figsize, default=(min(12.0, 2.0 + 0.18 * len(chosen)), 3.2))
+    x = np.arange(len(labels))
+    bottom = np.zeros(len(labels))
+    for k, name in enumerate(classes):
+        ax.bar(x, mean[:, k], bottom=bottom, width=0.85, color=palette_color(k),
+               label=f"class {name}", gid=f"class:{name}")
+        bottom += mean[:, k]
+    ax.set_xticks(x, labels, rotation=90, fontsize=pt(MIN_FONT))
+    ax.set_xlim(-0.6, len(labels) - 0.4)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("P(class | ratings)")
+    ax.set_xlabel("item")
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.set_title("Latent class of each item", fontsize=pt(11))
+    legend_under(ax)
+    return ax
