@@ -83,3 +83,36 @@ def test_bad_input_is_refused() -> None:
     with pytest.raises(TypeError, match="calibration_slope"):
         bcm.fit(bcm.Scores(y, [0.9, 0.1, 0.5, 0.2, 0.3, 0.1]), method="calibration",
                 priors={"slope": bcm.priors.Normal(1, 1)})
+
+
+def test_the_written_out_density_is_the_pymc_models(data: bcm.Scores) -> None:
+    """Same log density (up to a constant) and gradient as the PyMC model, at several points."""
+    from bayescm.models.risk_calibration import _logits, build_calibration_model, default_priors
+    from bayescm.models.risk_calibration_density import CalibrationDensity
+
+    model = build_calibration_model(data)
+    logp = model.compile_logp()
+    dlogp = model.compile_dlogp()
+    dens = CalibrationDensity(data.y, _logits(data), default_priors())
+    rng = np.random.default_rng(0)
+    gaps = []
+    for _ in range(4):
+        x = rng.normal(0, 0.5, 4) + np.array([0, 0, 1, 1])
+        point = {"calibration_intercept": x[:2], "calibration_slope": x[2:]}
+        lp, grad = dens.logp(x)
+        gaps.append(lp - float(logp(point)))
+        np.testing.assert_allclose(grad, dlogp(point), rtol=1e-9, atol=1e-8)
+    np.testing.assert_allclose(gaps, gaps[0], atol=1e-8)  # a constant apart
+
+
+@pytest.mark.slow  # two NUTS fits
+def test_nutpie_on_the_written_density_agrees_with_pymcs_nuts(data: bcm.Scores) -> None:
+    one = bcm.Scores(data.y, data.scores["A"])
+    fast = bcm.fit(one, method="calibration", draws=1000, chains=2, random_seed=3)
+    slow = bcm.fit(one, method="calibration", draws=1000, chains=2, random_seed=3,
+                   nuts_sampler="pymc")
+    assert fast.attrs["nuts_sampler"] == "nutpie (written-out density)"
+    assert slow.attrs["nuts_sampler"] == "pymc"
+    for name in ("calibration_intercept", "calibration_slope"):
+        f, s = fast["posterior"][name].values, slow["posterior"][name].values
+        assert abs(f.mean() - s.mean()) < 0.15 * s.std() and abs(f.std() / s.std() - 1) < 0.15

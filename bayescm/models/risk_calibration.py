@@ -17,6 +17,14 @@ at 1 (an offset model) and differs from it when the slope is not 1. Each draw al
 recalibration curve :math:`\operatorname{expit}(a + b \operatorname{logit}(p))` over a grid of
 predicted risks ``risk`` (variable ``calibration_curve``), so its bands are whole-curve bands.
 
+Sampling. With nutpie installed (``pip install 'bayescm[nutpie]'``) and Normal priors (the
+defaults), nutpie samples the log density and gradient written out in
+:mod:`bayescm.models.risk_calibration_density` (no graph to compile; the result's
+``nuts_sampler`` attribute is ``"nutpie (written-out density)"``): 10,000 items in about 11 s
+where PyMC's NUTS on the model below took 28 s (2 cores, load 3). Otherwise, with
+``nuts_sampler="pymc"`` or options only PyMC's sampler takes, PyMC samples the model of
+:func:`build_calibration_model`; a test checks that both have the same density.
+
 Priors are keyed ``calibration_intercept`` and ``calibration_slope`` (``priors={...}``: any
 prior of :mod:`bayescm.priors` with ``create_variable(name, dims=)``, e.g.
 ``bcm.priors.Normal(0, 1)``). Risks of exactly 0 or 1 are moved to ``[EDGE, 1 - EDGE]`` (with a
@@ -154,6 +162,21 @@ def no_curve_options(options: Mapping[str, Any], curve: tuple[str, ...]) -> dict
     return {k: v for k, v in options.items() if k not in (*curve, "n_bins", "group")}
 
 
+def _written_path(chosen: Any, options: Mapping[str, Any], priors: Mapping[str, Any]) -> bool:
+    """Whether nutpie samples the written-out density.
+
+    It does when nutpie is installed, the priors are Normal, no option only PyMC's sampler
+    takes is given and ``nuts_sampler`` is not ``"pymc"``.
+    """
+    from importlib.util import find_spec
+
+    from bayescm.models.risk_calibration_density import fast_calibration_priors
+
+    known = {"tune", "target_accept", "nuts_sampler", "compute_convergence_checks"}
+    return (chosen in (None, "nutpie") and find_spec("nutpie") is not None
+            and fast_calibration_priors(priors) and set(options) <= known)
+
+
 def calibration_refit(ctx: FitContext, idata: xr.DataTree
                       ) -> tuple[Scores, dict[str, Any], dict[str, Any]]:
     """The items and priors a calibration result was fitted with (what ``bcm.refit`` needs)."""
@@ -192,23 +215,31 @@ def fit_calibration(ctx: FitContext, options: Mapping[str, Any]) -> xr.DataTree:
     data = ctx.data
     options = dict(options)
     progressbar = bool(options.pop("progressbar", False))
+    chosen_sampler = options.get("nuts_sampler")
     options = sampler_options("nuts", options.pop("sampler_kwargs", None), options)
     options.setdefault("target_accept", 0.9)
     options.setdefault("compute_convergence_checks", False)
     logits = _logits(data)
     priors = _resolved(ctx.priors)
-    model = _build(data, logits, priors)
-    trace = pm.sample(draws=ctx.draws, chains=ctx.chains, model=model, progressbar=progressbar,
-                      random_seed=int(child(ctx.seed, 0).generate_state(1)[0]), **options)
-    post = trace["posterior"]
+    seed = int(child(ctx.seed, 0).generate_state(1)[0])
+    if _written_path(chosen_sampler, options, priors):
+        from bayescm.models.risk_calibration_density import CalibrationDensity
+
+        a, b, stats = CalibrationDensity(data.y, logits, priors).sample(
+            ctx.draws, int(options.get("tune", 1000)), ctx.chains, seed,
+            float(options["target_accept"]), progressbar)
+        options["nuts_sampler"] = "nutpie (written-out density)"
+    else:
+        model = _build(data, logits, priors)
+        trace = pm.sample(draws=ctx.draws, chains=ctx.chains, model=model,
+                          progressbar=progressbar, random_seed=seed, **options)
+        post = trace["posterior"]
+        a, b = (np.asarray(post[name].transpose("chain", "draw", "classifier").values, float)
+                for name in CALIBRATION_PARAMETERS)
+        stats = box.get_group(trace, "sample_stats", foreign=True)
     names = data.names
     single = len(names) == 1 and list(data.scores) == ["A"]
     grid = np.linspace(0.01, 0.99, 99)
-
-    def draws_of(name: str) -> np.ndarray:
-        return np.asarray(post[name].transpose("chain", "draw", "classifier").values, float)
-
-    a, b = draws_of("calibration_intercept"), draws_of("calibration_slope")
     curve = special.expit(a[..., None] + b[..., None] * special.logit(grid))
     lead = box.SAMPLE_DIMS + (() if single else ("classifier",))
 
@@ -230,7 +261,7 @@ def fit_calibration(ctx: FitContext, options: Mapping[str, Any]) -> xr.DataTree:
     groups["diagnostics"] = box.make_dataset(diagnostic_variables(scalar, "rank", "bulk"), coords, {
         "r_hat_method": "rank", "ess_method": "bulk",
         "note": "rank-normalised split R-hat and bulk ESS (Vehtari et al. 2021), as in ArviZ"})
-    groups["sample_stats"] = box.get_group(trace, "sample_stats", foreign=True)
+    groups["sample_stats"] = stats
     ml = np.array([logistic_recalibration(data.y.astype(float), row) for row in logits])
     groups["observed_metrics"] = box.make_dataset({
         k: ((() if single else ("classifier",)), ml[0, i] if single else ml[:, i],
@@ -242,9 +273,9 @@ def fit_calibration(ctx: FitContext, options: Mapping[str, Any]) -> xr.DataTree:
         "y": (("item",), data.y.astype(np.int8), {"long_name": "true class is positive (1)"}),
         "scores": ((("item",) if single else ("classifier", "item")),
                    score_matrix[0] if single else score_matrix, {"long_name": "risks"})}, coords)
-    warn_convergence(groups["sample_stats"], {k: np.asarray(
-        post[k].transpose("chain", "draw", ...).values) for k in CALIBRATION_PARAMETERS},
-        float(options["target_accept"]))
+    warn_convergence(groups["sample_stats"], {"calibration_intercept": a,
+                                               "calibration_slope": b},
+                     float(options["target_accept"]))
     return assemble(ctx.replace(priors=priors), groups, method="calibration",
                     positive=str(data.positive), classifiers=box.json_attr(names),
                     target_accept=options["target_accept"],
