@@ -116,3 +116,24 @@ def test_nutpie_on_the_written_density_agrees_with_pymcs_nuts(data: bcm.Scores) 
     for name in ("calibration_intercept", "calibration_slope"):
         f, s = fast["posterior"][name].values, slow["posterior"][name].values
         assert abs(f.mean() - s.mean()) < 0.15 * s.std() and abs(f.std() / s.std() - 1) < 0.15
+
+
+@pytest.mark.slow  # 24 NUTS fits (about 10 s with nutpie)
+@pytest.mark.parametrize(("a", "b"), [(0.5, 0.6), (-0.5, 1.4)])
+def test_intercept_and_slope_hdis_cover_the_truth_of_miscalibrated_risks(a: float, b: float
+                                                                         ) -> None:
+    """benchmarks/calibration_study.py --recalibration at small scale: 12 data sets of 400 items
+    per scenario; 95 % HDIs should miss about 0.6 of 12, and 3 misses or more has probability
+    0.02 for a calibrated interval."""
+    rng = np.random.default_rng(int(10 * b + a * 4 + 100))
+    misses = np.zeros(2, int)
+    for _ in range(12):
+        s = rng.beta(2, 3, 400)
+        y = rng.random(400) < special.expit(a + b * special.logit(s))
+        post = bcm.fit(bcm.Scores(y, s), method="calibration", draws=500, chains=2,
+                       random_seed=int(rng.integers(2**31)))["posterior"]
+        for k, (name, truth) in enumerate((("calibration_intercept", a),
+                                           ("calibration_slope", b))):
+            lo, hi = np.quantile(post[name].values, [0.025, 0.975])
+            misses[k] += not lo <= truth <= hi
+    assert np.all(misses <= 2), misses

@@ -170,11 +170,12 @@ def _written_path(chosen: Any, options: Mapping[str, Any], priors: Mapping[str, 
     """
     from importlib.util import find_spec
 
+    known = {"tune", "target_accept", "nuts_sampler", "compute_convergence_checks"}
+    if chosen not in (None, "nutpie") or find_spec("nutpie") is None or not set(options) <= known:
+        return False
     from bayescm.models.risk_calibration_density import fast_calibration_priors
 
-    known = {"tune", "target_accept", "nuts_sampler", "compute_convergence_checks"}
-    return (chosen in (None, "nutpie") and find_spec("nutpie") is not None
-            and fast_calibration_priors(priors) and set(options) <= known)
+    return fast_calibration_priors(priors)
 
 
 def calibration_refit(ctx: FitContext, idata: xr.DataTree
