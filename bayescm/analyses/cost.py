@@ -215,7 +215,7 @@ def expected_cost(idata: xr.DataTree, *, cost_fp: float, cost_fn: float,
     description = "the test set's posterior" if deployment is None else box.json_attr(
         deployment.description)
     return box.make_tree({"posterior": posterior}, {
-        "analysis": "expected_cost", "cost_fp": costs[0], "cost_fn": costs[1],
+        **attrs, "analysis": "expected_cost", "cost_fp": costs[0], "cost_fn": costs[1],
         "benefit_tp": costs[2], "prevalence": description,
         "hdi_prob": attrs.get("hdi_prob", 0.95)}, owned=True)
 
@@ -383,7 +383,7 @@ def cost_curve(idata: xr.DataTree, *, over: str = "probability_cost",
     posterior = box.make_dataset(variables, coords, {
         "note": "Drummond & Holte cost curves: NEC = FNR PC + FPR (1 - PC)"})
     return box.make_tree({"posterior": posterior}, {
-        "analysis": "cost_curve", "over": over, "source": source,
+        **box.root_attrs(idata), "analysis": "cost_curve", "over": over, "source": source,
         "cost_fp": c_fp, "cost_fn": c_fn,
         "prevalence": "each draw's" if prevalence is None else float(prevalence),
         "hdi_prob": box.root_attrs(idata).get("hdi_prob", 0.95)}, owned=True)

@@ -224,8 +224,8 @@ def net_benefit(idata: xr.DataTree, thresholds: Any = None) -> xr.DataTree:
                           {"long_name": "net benefit of treating all, observed items"})},
             {"system": rates.systems, "threshold": rates.thresholds},
             {"note": "point values of the test items (those of dcurves)"})
-    attrs = box.root_attrs(idata)
+    attrs = box.root_attrs(idata)  # the fit's (model, method, seed, ...): a checked result
     return box.make_tree(groups, {
-        "analysis": "net_benefit", "source": rates.source, "coherent": int(rates.coherent),
+        **attrs, "analysis": "net_benefit", "source": rates.source, "coherent": int(rates.coherent),
         "convention": "positive when risk >= threshold (dcurves); NB = TP/N - FP/N t/(1-t)",
         "hdi_prob": attrs.get("hdi_prob", 0.95)}, owned=True)
