@@ -1,4 +1,4 @@
-"""The page: a header, "how to read this", five tabs and the citation, built fresh per session.
+"""The page: a header, "how to read this", six tabs and the citation, built fresh per session.
 
 :func:`create_app` makes new widgets and tab controllers on every call, so each browser
 session (and each notebook cell) has its own state; the server calls it once per session.
@@ -19,6 +19,7 @@ import panel as pn  # type: ignore[import-not-found, unused-ignore]
 
 from bayescm.app.claim_form import ClaimForm
 from bayescm.app.compare_tab import CompareTab
+from bayescm.app.decision_tab import DecisionTab
 from bayescm.app.items_tab import ItemsTab
 from bayescm.app.matrix_tab import MatrixTab
 from bayescm.app.planning_tab import PlanningTab
@@ -65,7 +66,7 @@ class AppPage:
     ----------
     view : panel.Column
         The page.
-    matrix, planning, compare, scores, items : Controller
+    matrix, planning, compare, scores, items, decisions : Controller
         The tabs, each with ``run()`` (what its button does).
     claims : ClaimForm
         The sample-size tab's second form (the assurance of a claim).
@@ -78,6 +79,7 @@ class AppPage:
     scores: ScoresTab
     items: ItemsTab
     claims: ClaimForm
+    decisions: DecisionTab
 
 
 def create_page(autorun: bool = True) -> AppPage:
@@ -93,12 +95,13 @@ def create_page(autorun: bool = True) -> AppPage:
     from bayescm._version import __version__
 
     matrix, planning, compare, scores = MatrixTab(), PlanningTab(), CompareTab(), ScoresTab()
-    items, claims = ItemsTab(), ClaimForm()
+    items, claims, decisions = ItemsTab(), ClaimForm(), DecisionTab()
     sizes = pn.Column(planning.view, pn.layout.Divider(), claims.view,
                       sizing_mode="stretch_width")
     tabs = pn.Tabs(("Confusion matrix", matrix.view), ("Sample size", sizes),
                    ("Compare two classifiers", compare.view), ("Scores and ROC", scores.view),
-                   ("Evaluation log", items.view), dynamic=False,
+                   ("Decision curves", decisions.view), ("Evaluation log", items.view),
+                   dynamic=False,
                    sizing_mode="stretch_width", css_classes=["bcm-tabs"])
     how = pn.Card(pn.pane.Markdown(HOW_TO_READ, css_classes=["bcm-how-to-read"],
                                    sizing_mode="stretch_width"),
@@ -120,7 +123,7 @@ def create_page(autorun: bool = True) -> AppPage:
             await matrix.run_async()
 
         pn.state.onload(first_run)
-    return AppPage(view, matrix, planning, compare, scores, items, claims)
+    return AppPage(view, matrix, planning, compare, scores, items, claims, decisions)
 
 
 def create_app() -> Any:
