@@ -150,29 +150,32 @@ def write_decisions(settings: Mapping[str, Any], data: Any, idata: Any, folder: 
 
     Returns what was written, by kind (``"net_benefit"``, ``"decision_curve"``, ...).
     """
-    import bayescm as bcm
+    from bayescm.analyses.cost import cost_curve, expected_cost
+    from bayescm.analyses.decision import net_benefit
     from bayescm.analyses.decision_tables import cost_table, net_benefit_table
+    from bayescm.analyses.summary import summary as summarise
     from bayescm.core.files import atomic_write
+    from bayescm.models.fitting import fit
 
     say = progress or (lambda message: None)
     written: dict[str, Path] = {}
-    nb = bcm.net_benefit(idata, thresholds=settings.get("thresholds"))
+    nb = net_benefit(idata, thresholds=settings.get("thresholds"))
     say(f"writing {folder / 'net_benefit.csv'}")
     written["net_benefit"] = atomic_write("net_benefit.csv", net_benefit_table(nb).to_csv,
                                           root=folder)
     trees: dict[str, Any] = {"decision_curve": nb, "delta_net_benefit": nb, "evpi": nb}
     if "cost_fp" in settings:
-        cost = bcm.expected_cost(idata, cost_fp=settings["cost_fp"],
+        cost = expected_cost(idata, cost_fp=settings["cost_fp"],
                                  cost_fn=settings["cost_fn"],
                                  prevalence=settings.get("prevalence"), random_seed=seed)
         written["expected_cost"] = atomic_write("expected_cost.csv", cost_table(cost).to_csv,
                                                 root=folder)
-        trees["cost_curve"] = bcm.cost_curve(idata, over="cost_ratio",
+        trees["cost_curve"] = cost_curve(idata, over="cost_ratio",
                                              prevalence=settings.get("prevalence"))
     if settings.get("calibration"):
         say("fitting the calibration model (NUTS)")
-        calibration = bcm.fit(data, method="calibration", random_seed=seed)
-        summary = bcm.summary(calibration, var_names=["calibration_intercept",
+        calibration = fit(data, method="calibration", random_seed=seed)
+        summary = summarise(calibration, var_names=["calibration_intercept",
                                                       "calibration_slope"])
         written["calibration"] = atomic_write("calibration.csv", summary.to_csv, root=folder)
         trees["calibration_curve"] = calibration
@@ -189,12 +192,12 @@ def _figure(name: str, tree: Any, folder: Path, fmt: str, say: Callable[[str], N
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    import bayescm as bcm
+    from bayescm import plots
     from bayescm.core.files import atomic_write
 
     file = f"{name}.{fmt}"
     say(f"drawing {folder / file}")
-    ax = getattr(bcm.plots, f"plot_{name}")(tree)
+    ax = getattr(plots, f"plot_{name}")(tree)
     fig = ax.get_figure(root=True)
     try:
         return atomic_write(file, partial(fig.savefig, dpi=120, format=fmt), root=folder)

@@ -90,6 +90,11 @@ def plot_cost_curve(cost_tree: xr.DataTree,
     KeyError
         An unknown system.
 
+    See Also
+    --------
+    bayescm.cost_curve : Computes the curves.
+    plot_decision_curve : The same decisions as net benefit over the threshold probability.
+
     Examples
     --------
     >>> import bayescm as bcm
@@ -160,6 +165,10 @@ def plot_evpi(nb_tree: xr.DataTree, ax: Axes | None = None, *, legend: bool = Tr
     ------
     ValueError
         Not a result of :func:`bayescm.net_benefit`.
+
+    See Also
+    --------
+    plot_decision_curve : The net benefit of each strategy whose choice the EVPI weighs.
 
     Examples
     --------
@@ -235,6 +244,10 @@ def plot_calibration_curve(fit: xr.DataTree,
         Not a calibration fit, or an unknown band.
     KeyError
         An unknown classifier.
+
+    See Also
+    --------
+    plot_reliability : The binned reliability curve of any scores fit.
 
     Examples
     --------
