@@ -31,7 +31,7 @@ plot_decision_curve      net benefit of risk models with bands, treat-all, -none
 plot_delta_net_benefit   NB_B - NB_A across thresholds with P(B better)
 plot_evpi                expected value of perfect information across thresholds
 plot_cost_curve          cost curves (Drummond & Holte) with bands, trivial cost
-plot_calibration_curve   recalibration curve of risks, bands, intercept and slope
+plot_calibration_curve   recalibration curve of risks: bands, intercept, slope
 plot_sroc                summary ROC of groups: curve, summary point, regions
 plot_group_forest        groups, pooled and new-group rows (meta-analysis)
 plot_group_gaps          subgroup gaps to a reference, ±ε band, ``P(|gap| > ε)``
