@@ -137,3 +137,45 @@ def test_intercept_and_slope_hdis_cover_the_truth_of_miscalibrated_risks(a: floa
             lo, hi = np.quantile(post[name].values, [0.025, 0.975])
             misses[k] += not lo <= truth <= hi
     assert np.all(misses <= 2), misses
+
+
+def test_the_restricted_cubic_spline_is_linear_beyond_its_outer_knots() -> None:
+    from bayescm.models.risk_calibration_spline import check_knots, knot_positions, spline_basis
+
+    x = np.random.default_rng(0).normal(size=500)
+    for k in range(3, 8):
+        t = knot_positions(x, k)
+        basis = spline_basis(np.linspace(t[-1], t[-1] + 4, 9), t)
+        np.testing.assert_allclose(np.diff(basis, n=2, axis=0), 0, atol=1e-9)  # linear right
+        np.testing.assert_allclose(spline_basis(np.linspace(t[0] - 4, t[0], 9), t), 0,
+                                   atol=1e-12)  # zero left of the first knot
+        assert basis.shape[-1] == k - 2
+    for bad in (2, 8, 4.0, True):
+        with pytest.raises(ValueError, match="knots= takes 3 to 7 knots"):
+            check_knots(bad)
+    with pytest.raises(ValueError, match="too few distinct values"):
+        knot_positions(np.repeat([0.0, 1.0], 50), 5)
+
+
+@pytest.mark.slow  # a NUTS fit of the PyMC model (about 15 s)
+def test_a_spline_follows_a_miscalibration_the_logistic_curve_cannot(tmp_path) -> None:
+    """True curve expit(x + 0.8 exp(-(x + 1)^2)): a bump on the logit scale."""
+    rng = np.random.default_rng(1)
+    risk = rng.beta(2, 5, 2000)
+    x = special.logit(risk)
+    y = rng.random(2000) < special.expit(x + 0.8 * np.exp(-(x + 1) ** 2))
+    data = bcm.Scores(y, risk)
+    smooth = bcm.fit(data, method="calibration", knots=4, draws=500, chains=2, random_seed=2)
+    plain = bcm.fit(data, method="calibration", draws=500, chains=2, random_seed=2)
+    grid = smooth["posterior"]["risk"].values[:60]  # where the risks are (Beta(2, 5))
+    g = special.logit(grid)
+    truth = special.expit(g + 0.8 * np.exp(-(g + 1) ** 2))
+
+    def gap(fit) -> float:
+        mean = fit["posterior"]["calibration_curve"].mean(("chain", "draw")).values[:60]
+        return float(np.abs(mean - truth).max())
+
+    assert gap(smooth) < 0.04 < gap(plain)
+    assert smooth["posterior"]["calibration_spline"].dims == ("chain", "draw", "spline_term")
+    back = bcm.load(bcm.save(smooth, tmp_path / "smooth.nc"))
+    assert len(back.attrs["knots"]) > 0 and "calibration_spline" in back["posterior"]

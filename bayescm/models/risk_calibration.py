@@ -111,17 +111,24 @@ def build_calibration_model(data: Scores, priors: Mapping[str, Any] | None = Non
     return _build(data, _logits(data), _resolved(priors or {}))
 
 
-def _build(data: Scores, logits: np.ndarray, chosen: Mapping[str, Any]) -> pm.Model:
+def _build(data: Scores, logits: np.ndarray, chosen: Mapping[str, Any],
+           basis: np.ndarray | None = None) -> pm.Model:
+    """The PyMC model; ``basis`` ``(classifier, item, term)`` adds the spline term."""
     import pymc as pm
 
-    coords = {"classifier": data.names, "item": np.arange(data.n)}
+    coords: dict[str, Any] = {"classifier": data.names, "item": np.arange(data.n)}
+    if basis is not None:
+        coords["spline_term"] = np.arange(basis.shape[-1])
     with pm.Model(coords=coords) as model:
         a = chosen["calibration_intercept"].create_variable("calibration_intercept",
                                                             dims="classifier")
         b = chosen["calibration_slope"].create_variable("calibration_slope", dims="classifier")
+        eta = a[:, None] + b[:, None] * logits
+        if basis is not None:
+            w = pm.Normal("calibration_spline", 0.0, 1.0, dims=("classifier", "spline_term"))
+            eta = eta + (basis * w[:, None, :]).sum(axis=-1)
         y = np.broadcast_to(data.y.astype(np.int8), logits.shape)
-        pm.Bernoulli("y", logit_p=a[:, None] + b[:, None] * logits, observed=y,
-                     dims=("classifier", "item"))
+        pm.Bernoulli("y", logit_p=eta, observed=y, dims=("classifier", "item"))
     return model
 
 
@@ -189,7 +196,10 @@ def calibration_refit(ctx: FitContext, idata: xr.DataTree
     scores: Any = dict(zip(names, values, strict=True))
     if "classifier" not in obs["scores"].dims:
         scores = scores[names[0]]
-    return Scores(labels, scores, positive=positive), {}, dict(ctx.priors)
+    options = {}
+    if "knots" in idata.attrs:  # the spline's knots, one row per model
+        options["knots"] = len(box.read_json_attr(idata, "knots")[0])
+    return Scores(labels, scores, positive=positive), options, dict(ctx.priors)
 
 
 def fit_calibration(ctx: FitContext, options: Mapping[str, Any]) -> xr.DataTree:
@@ -212,10 +222,16 @@ def fit_calibration(ctx: FitContext, options: Mapping[str, Any]) -> xr.DataTree:
     from bayescm.models.checks import sampler_options
     from bayescm.models.context import assemble
     from bayescm.models.nuts import warn_convergence
+    from bayescm.models.risk_calibration_spline import (
+        check_knots,
+        knot_positions,
+        spline_basis,
+    )
 
     data = ctx.data
     options = dict(options)
     progressbar = bool(options.pop("progressbar", False))
+    knots = check_knots(options.pop("knots", None))
     chosen_sampler = options.get("nuts_sampler")
     options = sampler_options("nuts", options.pop("sampler_kwargs", None), options)
     options.setdefault("target_accept", 0.9)
@@ -223,7 +239,10 @@ def fit_calibration(ctx: FitContext, options: Mapping[str, Any]) -> xr.DataTree:
     logits = _logits(data)
     priors = _resolved(ctx.priors)
     seed = int(child(ctx.seed, 0).generate_state(1)[0])
-    if _written_path(chosen_sampler, options, priors):
+    positions = None if knots is None else np.stack([knot_positions(row, knots)
+                                                     for row in logits])
+    w = None
+    if positions is None and _written_path(chosen_sampler, options, priors):
         from bayescm.models.risk_calibration_density import CalibrationDensity
 
         a, b, stats = CalibrationDensity(data.y, logits, priors).sample(
@@ -231,17 +250,26 @@ def fit_calibration(ctx: FitContext, options: Mapping[str, Any]) -> xr.DataTree:
             float(options["target_accept"]), progressbar)
         options["nuts_sampler"] = "nutpie (written-out density)"
     else:
-        model = _build(data, logits, priors)
+        basis = None if positions is None else np.stack([
+            spline_basis(row, t) for row, t in zip(logits, positions, strict=True)])
+        model = _build(data, logits, priors, basis)
         trace = pm.sample(draws=ctx.draws, chains=ctx.chains, model=model,
                           progressbar=progressbar, random_seed=seed, **options)
         post = trace["posterior"]
         a, b = (np.asarray(post[name].transpose("chain", "draw", "classifier").values, float)
                 for name in CALIBRATION_PARAMETERS)
+        if basis is not None:
+            w = np.asarray(post["calibration_spline"].transpose(
+                "chain", "draw", "classifier", "spline_term").values, float)
         stats = box.get_group(trace, "sample_stats", foreign=True)
     names = data.names
     single = len(names) == 1 and list(data.scores) == ["A"]
     grid = np.linspace(0.01, 0.99, 99)
-    curve = special.expit(a[..., None] + b[..., None] * special.logit(grid))
+    eta = a[..., None] + b[..., None] * special.logit(grid)
+    if w is not None and positions is not None:  # the spline term on the grid, per model
+        grid_basis = np.stack([spline_basis(special.logit(grid), t) for t in positions])
+        eta = eta + np.einsum("cdkj,kgj->cdkg", w, grid_basis)
+    curve = special.expit(eta)
     lead = box.SAMPLE_DIMS + (() if single else ("classifier",))
 
     def keep(arr: np.ndarray) -> np.ndarray:
@@ -256,9 +284,17 @@ def fit_calibration(ctx: FitContext, options: Mapping[str, Any]) -> xr.DataTree:
               "risk": grid, "diagnostic": ["r_hat", "ess_bulk"], "item": np.arange(data.n)}
     note = ("logistic recalibration logit P(y = 1) = calibration_intercept + calibration_slope "
             "* logit(risk), sampled with NUTS")
+    extra: dict[str, Any] = {}
+    if w is not None and positions is not None:
+        coords["spline_term"] = np.arange(w.shape[-1])
+        post_vars["calibration_spline"] = (lead + ("spline_term",), keep(w), {
+            "long_name": "coefficients of the restricted cubic spline of the logit risk"})
+        note += (f" plus a restricted cubic spline of logit(risk) with {knots} knots "
+                 "(calibration_spline ~ Normal(0, 1))")
+        extra["knots"] = box.json_attr(positions.tolist())
     groups = {"posterior": box.make_dataset(post_vars, coords, {"method": "calibration",
                                                                  "note": note})}
-    scalar = {k: v for k, v in post_vars.items() if k != "calibration_curve"}
+    scalar = {k: v for k, v in post_vars.items() if k in CALIBRATION_PARAMETERS}
     groups["diagnostics"] = box.make_dataset(diagnostic_variables(scalar, "rank", "bulk"), coords, {
         "r_hat_method": "rank", "ess_method": "bulk",
         "note": "rank-normalised split R-hat and bulk ESS (Vehtari et al. 2021), as in ArviZ"})
@@ -280,4 +316,5 @@ def fit_calibration(ctx: FitContext, options: Mapping[str, Any]) -> xr.DataTree:
     return assemble(ctx.replace(priors=priors), groups, method="calibration",
                     positive=str(data.positive), classifiers=box.json_attr(names),
                     target_accept=options["target_accept"],
-                    nuts_sampler=str(options["nuts_sampler"]), note=note, **ctx.seed_record())
+                    nuts_sampler=str(options["nuts_sampler"]), note=note, **extra,
+                    **ctx.seed_record())
