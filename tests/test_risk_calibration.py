@@ -105,6 +105,28 @@ def test_the_written_out_density_is_the_pymc_models(data: bcm.Scores) -> None:
     np.testing.assert_allclose(gaps, gaps[0], atol=1e-8)  # a constant apart
 
 
+def test_the_written_out_density_with_a_spline_is_the_pymc_models(data: bcm.Scores) -> None:
+    from bayescm.models.risk_calibration import _build, _logits, default_priors
+    from bayescm.models.risk_calibration_density import CalibrationDensity
+    from bayescm.models.risk_calibration_spline import knot_positions, spline_basis
+
+    logits = _logits(data)
+    basis = np.stack([spline_basis(row, knot_positions(row, 4)) for row in logits])
+    model = _build(data, logits, default_priors(), basis)
+    logp, dlogp = model.compile_logp(), model.compile_dlogp()
+    dens = CalibrationDensity(data.y, logits, default_priors(), basis)
+    rng = np.random.default_rng(1)
+    gaps = []
+    for _ in range(3):
+        x = rng.normal(0, 0.5, 8) + np.array([0, 0, 1, 1, 0, 0, 0, 0])
+        point = {"calibration_intercept": x[:2], "calibration_slope": x[2:4],
+                 "calibration_spline": x[4:].reshape(2, 2)}
+        lp, grad = dens.logp(x)
+        gaps.append(lp - float(logp(point)))
+        np.testing.assert_allclose(grad, dlogp(point), rtol=1e-9, atol=1e-8)
+    np.testing.assert_allclose(gaps, gaps[0], atol=1e-8)
+
+
 @pytest.mark.slow  # two NUTS fits
 def test_nutpie_on_the_written_density_agrees_with_pymcs_nuts(data: bcm.Scores) -> None:
     one = bcm.Scores(data.y, data.scores["A"])
@@ -176,6 +198,7 @@ def test_a_spline_follows_a_miscalibration_the_logistic_curve_cannot(tmp_path) -
         return float(np.abs(mean - truth).max())
 
     assert gap(smooth) < 0.04 < gap(plain)
+    assert smooth.attrs["nuts_sampler"] == "nutpie (written-out density)"
     assert smooth["posterior"]["calibration_spline"].dims == ("chain", "draw", "spline_term")
     back = bcm.load(bcm.save(smooth, tmp_path / "smooth.nc"))
     assert len(back.attrs["knots"]) > 0 and "calibration_spline" in back["posterior"]

@@ -17,6 +17,11 @@ at 1 (an offset model) and differs from it when the slope is not 1. Each draw al
 recalibration curve :math:`\operatorname{expit}(a + b \operatorname{logit}(p))` over a grid of
 predicted risks ``risk`` (variable ``calibration_curve``), so its bands are whole-curve bands.
 
+``knots=k`` (3 to 7) adds a restricted cubic spline of the logit risk to the linear predictor
+(:mod:`bayescm.models.risk_calibration_spline`; coefficients ``calibration_spline``), so that
+``calibration_curve`` is a smooth curve that can follow a miscalibration that is not linear on the
+logit scale; the knots are stored in the root attribute ``knots``.
+
 Sampling. With nutpie installed (``pip install 'bayescm[nutpie]'``) and Normal priors (the
 defaults), nutpie samples the log density and gradient written out in
 :mod:`bayescm.models.risk_calibration_density` (no graph to compile; the result's
@@ -242,16 +247,17 @@ def fit_calibration(ctx: FitContext, options: Mapping[str, Any]) -> xr.DataTree:
     positions = None if knots is None else np.stack([knot_positions(row, knots)
                                                      for row in logits])
     w = None
-    if positions is None and _written_path(chosen_sampler, options, priors):
+    basis = None if positions is None else np.stack([
+        spline_basis(row, t) for row, t in zip(logits, positions, strict=True)])
+    if _written_path(chosen_sampler, options, priors):
         from bayescm.models.risk_calibration_density import CalibrationDensity
 
-        a, b, stats = CalibrationDensity(data.y, logits, priors).sample(
+        a, b, w, stats = CalibrationDensity(data.y, logits, priors, basis).sample(
             ctx.draws, int(options.get("tune", 1000)), ctx.chains, seed,
             float(options["target_accept"]), progressbar)
+        w = None if basis is None else w
         options["nuts_sampler"] = "nutpie (written-out density)"
     else:
-        basis = None if positions is None else np.stack([
-            spline_basis(row, t) for row, t in zip(logits, positions, strict=True)])
         model = _build(data, logits, priors, basis)
         trace = pm.sample(draws=ctx.draws, chains=ctx.chains, model=model,
                           progressbar=progressbar, random_seed=seed, **options)

@@ -73,30 +73,36 @@ class CalibrationDensity:
         :class:`~bayescm.priors.Normal` (a scalar or one value per model).
     """
 
-    def __init__(self, y: np.ndarray, logits: np.ndarray, priors: Mapping[str, Any]) -> None:
+    def __init__(self, y: np.ndarray, logits: np.ndarray, priors: Mapping[str, Any],
+                 basis: np.ndarray | None = None) -> None:
         self.x = np.ascontiguousarray(logits, dtype=float)
         self.k = self.x.shape[0]
         y = np.asarray(y, dtype=float)
         self.s_y = float(y.sum())
         self.s_xy = self.x @ y
         self.centre = self.x.mean(axis=1)
+        # the spline's terms (K, n, J), J = 0 without one; their sufficient statistics y @ B
+        self.basis = np.ascontiguousarray(np.zeros(self.x.shape + (0,)) if basis is None
+                                          else basis, dtype=float)
+        self.j = self.basis.shape[-1]
+        self.s_yb = np.einsum("kij,i->kj", self.basis, y)
         a, b = priors["calibration_intercept"], priors["calibration_slope"]
         shape = (self.k,)
         self.prior_mu = np.concatenate([np.broadcast_to(np.asarray(p.mu, float), shape)
-                                        for p in (a, b)])
+                                        for p in (a, b)] + [np.zeros(self.k * self.j)])
         self.prior_sd = np.concatenate([np.broadcast_to(np.asarray(p.sigma, float), shape)
-                                        for p in (a, b)])
+                                        for p in (a, b)] + [np.ones(self.k * self.j)])
 
     @property
     def ndim(self) -> int:
-        """The length of the position vector, ``2 K``."""
-        return 2 * self.k
+        """The length of the position vector, ``2 K`` plus ``K J`` spline coefficients."""
+        return self.k * (2 + self.j)
 
     def logp(self, position: np.ndarray) -> tuple[float, np.ndarray]:
-        """The log density (up to a constant) and its gradient at ``[a_1..a_K, b_1..b_K]``."""
+        """The log density (up to a constant) and its gradient at ``[a, b, w]``."""
         grad = np.empty(self.ndim)
-        lp = _kernel(np.asarray(position, dtype=float), self.x, self.s_y, self.s_xy,
-                     self.prior_mu, self.prior_sd, grad)
+        lp = _kernel(np.asarray(position, dtype=float), self.x, self.basis, self.s_y,
+                     self.s_xy, self.s_yb, self.prior_mu, self.prior_sd, grad)
         return lp, grad
 
     def _centred(self, position: np.ndarray) -> tuple[float, np.ndarray]:
@@ -106,20 +112,26 @@ class CalibrationDensity:
         Jacobian is 1), and NUTS needs fewer steps per draw.
         """
         k = self.k
-        natural = np.concatenate([position[:k] - position[k:] * self.centre, position[k:]])
+        natural = np.array(position, dtype=float)
+        natural[:k] = position[:k] - position[k:2 * k] * self.centre
         lp, grad = self.logp(natural)
-        grad[k:] -= self.centre * grad[:k]
+        grad[k:2 * k] -= self.centre * grad[:k]
         return lp, grad
 
     def start(self, seed: int) -> np.ndarray:
         """A starting point near calibration (a = 0, b = 1), jittered per chain (centred)."""
         rng = np.random.default_rng(seed)
         b = 1.0 + rng.normal(0.0, 0.2, self.k)
-        return np.concatenate([rng.normal(0.0, 0.2, self.k) + b * self.centre, b])
+        return np.concatenate([rng.normal(0.0, 0.2, self.k) + b * self.centre, b,
+                               rng.normal(0.0, 0.1, self.k * self.j)])
 
     def sample(self, draws: int, tune: int, chains: int, seed: int, target_accept: float,
-               progressbar: bool = False) -> tuple[np.ndarray, np.ndarray, Any]:
-        """NUTS draws with nutpie: intercepts and slopes ``(chain, draw, K)``, sample stats."""
+               progressbar: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, Any]:
+        """NUTS draws with nutpie.
+
+        Intercepts and slopes ``(chain, draw, K)``, the spline's coefficients ``(chain, draw,
+        K, J)`` and the sample stats.
+        """
         import nutpie
         from nutpie.compiled_pyfunc import from_pyfunc
 
@@ -130,11 +142,13 @@ class CalibrationDensity:
 
         def make_expand(*_: Any) -> Any:
             def expand(x: np.ndarray, **__: Any) -> dict[str, np.ndarray]:
-                return {"a": x[:self.k] - x[self.k:] * self.centre, "b": x[self.k:].copy()}
+                k = self.k
+                return {"a": x[:k] - x[k:2 * k] * self.centre, "b": x[k:2 * k].copy(),
+                        "w": x[2 * k:].reshape(k, self.j)}
             return expand
 
-        model = from_pyfunc(self.ndim, make_logp, make_expand, [np.dtype("float64")] * 2,
-                            [(self.k,), (self.k,)], ["a", "b"],
+        model = from_pyfunc(self.ndim, make_logp, make_expand, [np.dtype("float64")] * 3,
+                            [(self.k,), (self.k,), (self.k, self.j)], ["a", "b", "w"],
                             make_initial_point_fn=self.start)
         trace = nutpie.sample(model, draws=draws, tune=tune, chains=chains, seed=seed,
                               progress_bar=progressbar, target_accept=target_accept,
@@ -142,20 +156,28 @@ class CalibrationDensity:
         post = trace["posterior"]
         a = np.asarray(post["a"].transpose("chain", "draw", ...).values, dtype=float)
         b = np.asarray(post["b"].transpose("chain", "draw", ...).values, dtype=float)
-        return a, b, trace["sample_stats"].to_dataset()
+        w = np.asarray(post["w"].transpose("chain", "draw", ...).values, dtype=float)
+        return a, b, w, trace["sample_stats"].to_dataset()
 
 
 @njit(cache=True, nogil=True)
-def _kernel(position: np.ndarray, x: np.ndarray, s_y: float, s_xy: np.ndarray,
-            prior_mu: np.ndarray, prior_sd: np.ndarray, grad: np.ndarray) -> float:
+def _kernel(position: np.ndarray, x: np.ndarray, basis: np.ndarray, s_y: float,
+            s_xy: np.ndarray, s_yb: np.ndarray, prior_mu: np.ndarray, prior_sd: np.ndarray,
+            grad: np.ndarray) -> float:
     """One pass over the (model, item) cells: the log density, and its gradient into ``grad``."""
     k, n = x.shape
+    m = basis.shape[2]
     lp = 0.0
+    sum_pb = np.zeros(m)
     for j in range(k):
         a, b = position[j], position[k + j]
+        w = position[2 * k + j * m:2 * k + (j + 1) * m]
         partition, sum_p, sum_px = 0.0, 0.0, 0.0
+        sum_pb[:] = 0.0
         for i in range(n):
             eta = a + b * x[j, i]
+            for q in range(m):
+                eta += w[q] * basis[j, i, q]
             e = np.exp(-abs(eta))
             if eta >= 0.0:
                 partition += eta + np.log1p(e)
@@ -165,11 +187,16 @@ def _kernel(position: np.ndarray, x: np.ndarray, s_y: float, s_xy: np.ndarray,
                 p = e / (1.0 + e)
             sum_p += p
             sum_px += p * x[j, i]
+            for q in range(m):
+                sum_pb[q] += p * basis[j, i, q]
         lp += a * s_y + b * s_xy[j] - partition
         grad[j] = s_y - sum_p
         grad[k + j] = s_xy[j] - sum_px
-    for m in range(2 * k):
-        z = (position[m] - prior_mu[m]) / prior_sd[m]
+        for q in range(m):
+            lp += w[q] * s_yb[j, q]
+            grad[2 * k + j * m + q] = s_yb[j, q] - sum_pb[q]
+    for q in range(position.size):
+        z = (position[q] - prior_mu[q]) / prior_sd[q]
         lp -= 0.5 * z * z
-        grad[m] -= z / prior_sd[m]
+        grad[q] -= z / prior_sd[q]
     return lp
