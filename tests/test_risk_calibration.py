@@ -202,3 +202,16 @@ def test_a_spline_follows_a_miscalibration_the_logistic_curve_cannot(tmp_path) -
     assert smooth["posterior"]["calibration_spline"].dims == ("chain", "draw", "spline_term")
     back = bcm.load(bcm.save(smooth, tmp_path / "smooth.nc"))
     assert len(back.attrs["knots"]) > 0 and "calibration_spline" in back["posterior"]
+
+
+@pytest.mark.slow  # two NUTS fits (nutpie, a few seconds)
+def test_refit_of_a_calibration_fit_keeps_its_knots_and_repeats_its_draws() -> None:
+    """bcm.refit read a confusion matrix the calibration fit does not store (a KeyError)."""
+    rng = np.random.default_rng(0)
+    risk = rng.beta(2, 5, 300)
+    fit = bcm.fit(bcm.Scores(rng.random(300) < risk, risk), method="calibration", knots=3,
+                  draws=200, chains=2, random_seed=1)
+    again = bcm.refit(fit, draws=200, random_seed=1)
+    assert again.attrs["knots"] == fit.attrs["knots"]
+    np.testing.assert_allclose(again["posterior"]["calibration_spline"].values,
+                               fit["posterior"]["calibration_spline"].values)
