@@ -182,3 +182,11 @@ def test_decision_results_are_checked_results_that_save_and_load(fits: dict, tmp
     again = bcm.load(tmp_path / "net_benefit.nc")
     np.testing.assert_allclose(again["posterior"]["net_benefit"].values,
                                nb["posterior"]["net_benefit"].values)
+
+
+def test_summary_of_a_decision_result_summarises_its_draws_and_names_the_rest(fits) -> None:
+    nb = bcm.net_benefit(fits["bootstrap"], thresholds=[0.1, 0.2])
+    table = bcm.summary(nb, var_names=["net_benefit"])
+    assert "net_benefit[A, 0.1]" in table.index
+    with pytest.raises(ValueError, match=r"'p_useful' has no draws .* var_names=\['net_benefit'"):
+        bcm.summary(nb)
