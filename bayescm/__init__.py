@@ -20,7 +20,8 @@ extend a result from its attributes), :func:`build_model` (the PyMC model), :fun
 (pass@k of an items fit).
 
 **Decisions**: :func:`net_benefit` (decision curves with P(useful) and EVPI),
-:func:`expected_cost` (the expected cost per case at given costs and prevalence).
+:func:`expected_cost` (the expected cost per case at given costs and prevalence),
+:func:`cost_curve` (Drummond & Holte's cost curves over the cost ratio or the prevalence).
 
 **Rates seen through an imperfect test or judge**: :func:`true_prevalence` (a true prevalence
 from a test's apparent count), :func:`judged_accuracy` (systems' true accuracies from an
@@ -92,6 +93,7 @@ _LAZY_NAMES = {
     "compare_paired": "bayescm.comparisons.paired",
     "net_benefit": "bayescm.analyses.decision",
     "expected_cost": "bayescm.analyses.cost",
+    "cost_curve": "bayescm.analyses.cost",
     "true_prevalence": "bayescm.models.corrected_fit",
     "judged_accuracy": "bayescm.models.corrected_fit",
     "true_shares": "bayescm.models.corrected_shares",
@@ -169,7 +171,7 @@ __all__ = [
     "summary", "probability", "informedness", "with_prevalence", "posterior_predictive",
     "summarize_batch", "pass_at_k",
     # decisions
-    "net_benefit", "expected_cost",
+    "net_benefit", "expected_cost", "cost_curve",
     # rates seen through an imperfect test or judge
     "true_prevalence", "judged_accuracy", "true_shares",
     # comparing classifiers

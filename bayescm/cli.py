@@ -21,7 +21,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bayescm import cli_app, cli_audit, cli_correct, cli_eval, cli_plan, cli_roc, cli_run
+from bayescm import (
+    cli_app,
+    cli_audit,
+    cli_correct,
+    cli_dca,
+    cli_eval,
+    cli_plan,
+    cli_roc,
+    cli_run,
+)
 from bayescm._version import __version__
 from bayescm.cli_common import (
     EXIT_USAGE,
@@ -270,6 +279,7 @@ def build_parser() -> Parser:
     a.add_argument("--plot", metavar="FILE", help="write a figure of the metrics (PNG, PDF...)")
     a.set_defaults(func=_analyze)
     cli_roc.add_parser(sub)  # roc: labels and scores from a CSV file
+    cli_dca.add_parser(sub)  # dca: decision curves of risks from a CSV file
     cli_eval.add_parser(sub)  # eval: an item-level evaluation log (clusters, attempts)
     cli_correct.add_parser(sub)  # correct: a true prevalence from an imperfect test
     cli_audit.add_parser(sub)  # audit: a population's metrics from a stratified audit

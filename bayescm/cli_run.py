@@ -163,5 +163,8 @@ MAX_SUMMARY_ROWS = 40
 
 OUTPUT_KINDS = {"netcdf": "result tree (netCDF; bcm.load reads it)",
                 "summary": "summary table (CSV)", "informedness": "informedness table (CSV)",
-                "eval": "accuracy beside the naive and CR1 intervals, paired differences (CSV)"}
+                "eval": "accuracy beside the naive and CR1 intervals, paired differences (CSV)",
+                "net_benefit": "net benefit per model and threshold, P(useful), EVPI (CSV)",
+                "expected_cost": "expected cost per case of each model (CSV)",
+                "calibration": "calibration intercept and slope of each model (CSV)"}
 """How ``bayescm run`` describes each file it wrote (the others are figures)."""

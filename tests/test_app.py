@@ -388,3 +388,22 @@ def test_claim_form_plans_what_required_n_claim_plans() -> None:
     assert not form.run() and "claim" in form.last_error.lower()
     form.claim.value, form.concentration.value = "tpr > 0.9", "1"  # not > 2
     assert not form.run() and "concentration" in form.last_error
+
+
+def test_decision_tab_fits_the_tutorial_cohort_and_refuses_bad_input(page: AppPage) -> None:
+    tab = page.decisions
+    tab.draws.value, tab.low.value, tab.high.value = "100", "0.05", "0.2"
+    assert tab.run() is True
+    table = page_table(tab.nb.object)
+    assert "cancerpredmarker @ 0.1" in table.index and "famhistory @ 0.2" in table.index
+    assert float(table.loc["cancerpredmarker @ 0.1", "observed"]) == pytest.approx(0.0874,
+                                                                                    abs=1e-4)
+    assert tab.figure.visible and tab.downloads[1].callback().getvalue()[:4] == b"\x89PNG"
+    assert b"cancerpredmarker" in tab.downloads[0].callback().getvalue()
+    tab.low.value = "0"
+    assert tab.run() is False and "strictly between 0 and 1" in tab.errors["input"].object
+    tab.low.value = "0.05"
+    tab.upload.value = b"y,s\n1,0.5\n0,1.7\n"
+    assert tab.run() is False and "need risks" in tab.errors["input"].object
+    tab.upload.value = b"y,s\n1,0.5\n1,0.7\n"
+    assert tab.run() is False and "two classes" in tab.errors["input"].object

@@ -214,6 +214,7 @@ TABS = [("Confusion matrix", "bcm-run", "bcm-status", ".bcm-mode", "Any classes:
         ("Compare two classifiers", "bcm-cmp-run", "bcm-cmp-status", ".bcm-cmp-mode",
          "One test set (paired)"),
         ("Scores and ROC", "bcm-scores-run", "bcm-scores-status", None, None),
+        ("Decision curves", "bcm-dca-run", "bcm-dca-status", None, None),
         ("Evaluation log", "bcm-items-run", "bcm-items-status", None, None),
         ("Imperfect labels", "bcm-correct-run", "bcm-correct-status", None, None)]
 """Each tab: its title, the css classes of its button and status line, and its other input

@@ -106,3 +106,65 @@ def test_other_kinds_are_refused() -> None:
                                                        [10, 10, 50]])), draws=10)
     with pytest.raises(ValueError, match="expected_cost needs"):
         bcm.expected_cost(multiclass, cost_fp=1, cost_fn=1)
+
+
+# cost curves (Drummond & Holte)
+
+def test_a_matrix_cost_curve_is_its_operating_points_line_draw_by_draw() -> None:
+    fit = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=40, fn=10, tn=45, fp=5), draws=200,
+                  random_seed=2)
+    post = bcm.cost_curve(fit, points=11)["posterior"]
+    pc = post["probability_cost"].values
+    fnr = 1 - fit["posterior"]["tpr"].values[..., None]
+    fpr = 1 - fit["posterior"]["tnr"].values[..., None]
+    np.testing.assert_allclose(post["normalized_cost"].sel(system="A").values,
+                               fnr * pc + fpr * (1 - pc))
+    np.testing.assert_allclose(post["trivial_cost"].isel(system=0, chain=0, draw=0).values,
+                               np.minimum(pc, 1 - pc))
+
+
+def test_a_scores_cost_curve_is_the_lower_envelope_of_its_thresholds() -> None:
+    from bayescm.analyses.decision_draws import rate_draws
+    from bayescm.models.scores import ScoresModel
+
+    fit = ScoresModel.example()
+    t = [0.2, 0.4, 0.6]
+    post = bcm.cost_curve(fit, thresholds=t, points=6)["posterior"]
+    rates = rate_draws(fit, t, "cost_curve")
+    pc = post["probability_cost"].values
+    lines = ((1 - rates.tpr)[..., None] * pc + rates.fpr[..., None] * (1 - pc))
+    np.testing.assert_allclose(post["normalized_cost"].values, lines.min(axis=3))
+    assert post["p_below_trivial"].dims == ("system", "probability_cost")
+
+
+def test_over_the_prevalence_and_the_cost_ratio_map_to_the_probability_cost() -> None:
+    fit = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=40, fn=10, tn=45, fp=5), draws=100,
+                  random_seed=2)
+    by_prev = bcm.cost_curve(fit, over="prevalence", cost_fp=1, cost_fn=4, points=5)
+    x = by_prev["posterior"]["prevalence"].values
+    np.testing.assert_allclose(by_prev["posterior"]["pc"].values[0, 0, 0],
+                               4 * x / (4 * x + 1 - x))
+    by_ratio = bcm.cost_curve(fit, over="cost_ratio", prevalence=0.2, points=5)
+    r = by_ratio["posterior"]["cost_ratio"].values
+    assert r[0] == pytest.approx(0.01) and r[-1] == pytest.approx(100)
+    np.testing.assert_allclose(by_ratio["posterior"]["pc"].values[1, 3, 0],
+                               0.2 * r / (0.2 * r + 0.8))
+    own = bcm.cost_curve(fit, over="cost_ratio", points=5)["posterior"]["pc"].values
+    assert own[:, :, 0, 2].std() > 0  # each draw's prevalence
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"over": "ratio"}, "not a cost-curve axis"),
+    ({"cost_fp": 1}, "over='prevalence'"),
+    ({"over": "prevalence", "prevalence": 0.1}, "over='cost_ratio'"),
+    ({"over": "cost_ratio", "prevalence": 1.5}, "strictly between 0 and 1"),
+    ({"over": "prevalence", "cost_fp": -1, "cost_fn": 1}, ">= 0"),
+    ({"over": "prevalence", "cost_fp": 0, "cost_fn": 0}, "all zero"),
+    ({"points": 1}, "points"),
+    ({"thresholds": [0.2]}, "thresholds= belongs to scores"),
+])
+def test_cost_curve_refuses_bad_options_with_the_remedy(kwargs: dict, match: str) -> None:
+    fit = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=4, fn=1, tn=4, fp=1), draws=20,
+                  random_seed=0)
+    with pytest.raises(ValueError, match=match):
+        bcm.cost_curve(fit, **kwargs)

@@ -169,3 +169,24 @@ def test_bad_fits_are_refused() -> None:
         bcm.net_benefit(multiclass)
     with pytest.raises(TypeError, match="unknown keyword"):
         bcm.net_benefit(logits, threshold=[0.5])  # type: ignore[call-arg]
+
+
+def test_decision_results_are_checked_results_that_save_and_load(fits: dict, tmp_path) -> None:
+    """They carry the fit's root attributes (model, method, seed): schema-valid, saved, read."""
+    nb = bcm.net_benefit(fits["bootstrap"], thresholds=[0.1, 0.2])
+    cost = bcm.expected_cost(fits["bootstrap"], cost_fp=1, cost_fn=4)
+    for tree in (nb, cost, bcm.cost_curve(fits["bootstrap"], points=5)):
+        assert tree.attrs["model"] == fits["bootstrap"].attrs["model"]
+        back = bcm.load(bcm.save(tree, tmp_path / f"{tree.attrs['analysis']}.nc"))
+        assert back.attrs["analysis"] == tree.attrs["analysis"]
+    again = bcm.load(tmp_path / "net_benefit.nc")
+    np.testing.assert_allclose(again["posterior"]["net_benefit"].values,
+                               nb["posterior"]["net_benefit"].values)
+
+
+def test_summary_of_a_decision_result_summarises_its_draws_and_names_the_rest(fits) -> None:
+    nb = bcm.net_benefit(fits["bootstrap"], thresholds=[0.1, 0.2])
+    table = bcm.summary(nb, var_names=["net_benefit"])
+    assert "net_benefit[A, 0.1]" in table.index
+    with pytest.raises(ValueError, match=r"'p_useful' has no draws .* var_names=\['net_benefit'"):
+        bcm.summary(nb)

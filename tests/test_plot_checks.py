@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import warnings
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -54,6 +55,22 @@ def scores() -> Any:
 @cache
 def decision() -> Any:
     return bcm.net_benefit(scores(), thresholds=[0.1, 0.2, 0.3])
+
+
+@cache
+def costs() -> Any:
+    return bcm.cost_curve(binary(), points=11)
+
+
+@cache
+def calibration() -> Any:
+    rng = np.random.default_rng(0)
+    risk = rng.beta(2, 5, 200)
+    data = bcm.Scores(rng.random(200) < risk, {"A": risk, "B": risk ** 0.8})
+    with warnings.catch_warnings():  # few draws: the figure, not the estimate, is checked
+        warnings.simplefilter("ignore")
+        return bcm.fit(data, method="calibration", draws=100, chains=2, tune=200,
+                       random_seed=1)
 
 
 @cache
@@ -117,6 +134,9 @@ CALLS: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
     "plot_delta_auc": (plots.plot_delta_auc, lambda: (scores(), "B", "A")),
     "plot_decision_curve": (plots.plot_decision_curve, lambda: (decision(),)),
     "plot_delta_net_benefit": (plots.plot_delta_net_benefit, lambda: (decision(),)),
+    "plot_evpi": (plots.plot_evpi, lambda: (decision(),)),
+    "plot_cost_curve": (plots.plot_cost_curve, lambda: (costs(),)),
+    "plot_calibration_curve": (plots.plot_calibration_curve, lambda: (calibration(),)),
     "plot_sroc": (plots.plot_sroc, lambda: (sites(),)),
     "plot_group_forest": (plots.plot_group_forest, lambda: (sites(), "tpr")),
     "plot_group_gaps": (plots.plot_group_gaps, lambda: (sites(), "tpr_gap")),

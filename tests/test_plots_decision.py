@@ -65,3 +65,45 @@ def test_errors_name_the_remedy(nb) -> None:
     with pytest.raises(TypeError, match="ax="):
         plots.plot_decision_curve(nb, ax="x")
     plt.close("all")
+
+
+def test_evpi_draws_the_curve_and_marks_its_peak(nb) -> None:
+    ax = plots.plot_evpi(nb)
+    assert {"evpi", "peak"} <= _gids(ax)
+    np.testing.assert_allclose(ax.get_lines()[0].get_ydata(), nb["posterior"]["evpi"].values)
+    plt.close("all")
+
+
+@pytest.mark.parametrize("over", ["probability_cost", "cost_ratio", "prevalence"])
+def test_cost_curve_draws_each_system_its_band_and_the_trivial_cost(over: str) -> None:
+    curve = bcm.cost_curve(ScoresModel.example(), over=over, thresholds=T, points=21)
+    ax = plots.plot_cost_curve(curve)
+    assert {"mean:A", "mean:B", "pointwise:A", "trivial"} <= _gids(ax)
+    assert ax.get_xscale() == ("log" if over == "cost_ratio" else "linear")
+    expected = curve["posterior"]["normalized_cost"].sel(system="B").mean(("chain", "draw"))
+    mean_b = next(line for line in ax.get_lines() if line.get_gid() == "mean:B")
+    np.testing.assert_allclose(mean_b.get_ydata(), expected.values)
+    with pytest.raises(ValueError, match=r"bcm\.cost_curve"):
+        plots.plot_cost_curve(bcm.net_benefit(ScoresModel.example(), thresholds=T))
+    plt.close("all")
+
+
+def test_calibration_curve_has_intercept_and_slope_in_its_legend() -> None:
+    import warnings
+
+    rng = np.random.default_rng(3)
+    risk = rng.beta(2, 5, 300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = bcm.fit(bcm.Scores(rng.random(300) < risk, risk), method="calibration",
+                      draws=200, chains=2, random_seed=1)
+    ax = plots.plot_calibration_curve(fit)
+    assert {"mean:A", "pointwise:A", "simultaneous:A", "diagonal"} <= _gids(ax)
+    first = " ".join(ax.get_legend().get_texts()[0].get_text().split())  # labels may wrap
+    slope = float(fit["posterior"]["calibration_slope"].mean())
+    assert first.startswith("intercept") and f"slope {slope:.2f}" in first
+    with pytest.raises(KeyError, match="one model"):
+        plots.plot_calibration_curve(fit, classifier="B")
+    with pytest.raises(ValueError, match="calibration fit"):
+        plots.plot_calibration_curve(ScoresModel.example())
+    plt.close("all")

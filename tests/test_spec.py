@@ -24,12 +24,14 @@ ANALYSES = [p for p in MODELS if "\n[planning]" not in p.read_text()]
 def test_catalogue_is_complete():
     names = {p.stem for p in MODELS}
     assert {"cocaine_purity", "literature_table_s1", "simulated_classifier", "wordle",
-            "screening_scores", "auditc_meta", "eval_log", "sensitivity_study"} <= names
+            "screening_scores", "auditc_meta", "eval_log", "sensitivity_study",
+            "dcurves_binary"} <= names
 
 
-SLOW_SPECS = {"auditc_meta", "eval_log", "wordle", "literature_table_s1"}
+SLOW_SPECS = {"auditc_meta", "eval_log", "wordle", "literature_table_s1", "dcurves_binary"}
 """Specs whose run takes long (NUTS with the spec's tuning; wordle's and the literature table's
-many classes or classifiers, 3-4 s each): run with -m slow."""
+many classes or classifiers, 3-4 s each; dcurves_binary's calibration model and seven figures):
+run with -m slow (tests/test_spec_decisions.py runs [decisions] in the fast suite)."""
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow)

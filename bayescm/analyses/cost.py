@@ -14,6 +14,11 @@ of risks the same draws give the cost at every threshold (each draw one whole cu
 cost-minimising threshold and the cost at it have posteriors too; with costs only (no benefit)
 the optimum of a calibrated model sits near ``t = c_FP / (c_FP + c_FN)``, the threshold
 probability of decision curve analysis.
+
+:func:`cost_curve` draws the cost curves of Drummond & Holte (2006, "Cost curves: an improved
+method for visualizing classifier performance", Machine Learning 65, 95-130): the normalised
+expected cost over the probability cost ``PC = pi c_FN / (pi c_FN + (1 - pi) c_FP)``, which
+runs over the cost ratio at a fixed prevalence or over the prevalence at fixed costs.
 """
 
 from __future__ import annotations
@@ -31,7 +36,10 @@ from bayescm.core.arguments import keyword_checked
 from bayescm.core.streams import generator
 from bayescm.models import registry
 
-__all__ = ["check_costs", "expected_cost"]
+__all__ = ["COST_AXES", "check_costs", "cost_curve", "expected_cost"]
+
+COST_AXES = ("probability_cost", "cost_ratio", "prevalence")
+"""The x axes of :func:`cost_curve`."""
 
 
 def check_costs(cost_fp: Any, cost_fn: Any, benefit_tp: Any) -> tuple[float, float, float]:
@@ -207,7 +215,7 @@ def expected_cost(idata: xr.DataTree, *, cost_fp: float, cost_fn: float,
     description = "the test set's posterior" if deployment is None else box.json_attr(
         deployment.description)
     return box.make_tree({"posterior": posterior}, {
-        "analysis": "expected_cost", "cost_fp": costs[0], "cost_fn": costs[1],
+        **attrs, "analysis": "expected_cost", "cost_fp": costs[0], "cost_fn": costs[1],
         "benefit_tp": costs[2], "prevalence": description,
         "hdi_prob": attrs.get("hdi_prob", 0.95)}, owned=True)
 
@@ -219,3 +227,163 @@ def _are_risks(idata: xr.DataTree) -> bool:
         return False
     scores = np.asarray(box.get_group(idata, "observed_data")["scores"].values, dtype=float)
     return bool(np.all((scores >= 0) & (scores <= 1)))
+
+
+def _operating_points(idata: xr.DataTree) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                    list[str]]:
+    """FNR, FPR ``(chain, draw, system, 1)`` and prevalence ``(chain, draw, system)``.
+
+    One operating point per classifier of a binary fit.
+    """
+    post = box.get_group(idata, "posterior")
+    if any(v not in post for v in ("tpr", "tnr", "prevalence")):
+        raise ValueError("cost_curve needs draws of TPR, TNR and the prevalence; this fit "
+                         f"(method {idata.attrs.get('method')!r}) has none. Fit the scores with "
+                         "the default method, or a binary confusion matrix.")
+    batched = "classifier" in post["tpr"].dims
+    order = ("chain", "draw", "classifier") if batched else ("chain", "draw")
+
+    def arr(name: str) -> np.ndarray:
+        values = np.asarray(post[name].transpose(*order).values, dtype=float)
+        return values if batched else values[..., None]
+
+    names = [str(v) for v in post["classifier"].values] if batched else ["A"]
+    return (1.0 - arr("tpr"))[..., None], (1.0 - arr("tnr"))[..., None], arr("prevalence"), names
+
+
+def _probability_cost(over: str, x: np.ndarray, prev: np.ndarray, ratio: float,
+                      prevalence: float | None) -> np.ndarray:
+    """PC(+) ``(chain, draw, system, x)`` at each point of the x axis."""
+    if over == "probability_cost":
+        return np.broadcast_to(x, prev.shape + x.shape)
+    if over == "cost_ratio":  # x = c_FN / c_FP at the test set's (or the given) prevalence
+        p = prev[..., None] if prevalence is None else np.full(prev.shape + (1,), prevalence)
+        return p * x / (p * x + 1.0 - p)
+    return np.broadcast_to(x * ratio / (x * ratio + 1.0 - x), prev.shape + x.shape)
+
+
+@keyword_checked
+def cost_curve(idata: xr.DataTree, *, over: str = "probability_cost",
+               cost_fp: float | None = None, cost_fn: float | None = None,
+               prevalence: float | None = None, thresholds: Any = None,
+               points: int = 101) -> xr.DataTree:
+    """Posterior cost curves (Drummond & Holte): normalised expected cost with its bands.
+
+    The normalised expected cost of acting on a classifier is
+    ``NEC = FNR PC + FPR (1 - PC)``, the expected cost per case divided by that of a classifier
+    that is always wrong, where the probability cost ``PC = pi c_FN / (pi c_FN + (1 - pi)
+    c_FP)`` combines the prevalence ``pi`` and the costs. Treating no one costs ``PC``,
+    treating everyone ``1 - PC``; the better of the two is the trivial cost. For a scores fit
+    of risks each draw takes, at each PC, its cheapest threshold (the lower envelope of the
+    thresholds' lines); a binary fit's classifier is one line per draw.
+
+    Parameters
+    ----------
+    idata : xarray.DataTree
+        A nonparametric scores fit of risks (each draw one whole curve over ``thresholds``) or
+        a binary fit (one matrix or a batch: one operating point per classifier).
+    over : {"probability_cost", "cost_ratio", "prevalence"}, default "probability_cost"
+        The x axis: PC itself (Drummond & Holte's axis, 0 to 1); the cost ratio
+        ``c_FN / c_FP`` from 0.01 to 100 (log-spaced) at the test set's prevalence (each
+        draw's) or at ``prevalence``; or the prevalence from 0 to 1 at the costs ``cost_fp``
+        and ``cost_fn``.
+    cost_fp, cost_fn : float, optional
+        ``over="prevalence"`` only: the costs of a false positive and of a false negative
+        (default 1 and 1).
+    prevalence : float, optional
+        ``over="cost_ratio"`` only: a deployment prevalence in (0, 1).
+    thresholds : sequence of float, optional
+        Scores fits: the thresholds of the envelope (default 0.01, ..., 0.99).
+    points : int, default 101
+        Points on the x axis.
+
+    Returns
+    -------
+    xarray.DataTree
+        ``posterior``: ``normalized_cost`` and ``trivial_cost`` (``chain, draw, system,
+        <over>``), ``pc`` (the probability cost of each point, same dims) and
+        ``p_below_trivial`` (``system, <over>``: P(the classifier costs less than the better
+        of treat-all and treat-none)). Root attribute ``over`` names the x axis.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``over``, an option that does not belong to it, negative or all-zero costs,
+        a prevalence outside (0, 1), or a fit without TPR and TNR draws.
+
+    See Also
+    --------
+    expected_cost : The expected cost at given costs and prevalence.
+    bayescm.plots.plot_cost_curve : Draws the curves with their bands.
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> cm = bcm.ConfusionMatrix.from_counts(tp=40, fn=10, tn=45, fp=5)
+    >>> curve = bcm.cost_curve(bcm.fit(cm, random_seed=0, draws=500), points=5)
+    >>> curve["posterior"]["normalized_cost"].dims
+    ('chain', 'draw', 'system', 'probability_cost')
+    >>> curve["posterior"]["normalized_cost"].mean(("chain", "draw")).round(2).values
+    ... # doctest: +MC
+    array([[0.11, 0.13, 0.15, 0.17, 0.19]])
+    """
+    if over not in COST_AXES:
+        raise ValueError(f"over={over!r} is not a cost-curve axis; use one of "
+                         f"{', '.join(map(repr, COST_AXES))}.")
+    if over != "prevalence" and (cost_fp is not None or cost_fn is not None):
+        raise ValueError(f"cost_fp= and cost_fn= set the costs of over='prevalence'; over={over!r} "
+                         "runs over them (PC or their ratio). Drop them, or use over='prevalence'.")
+    if over != "cost_ratio" and prevalence is not None:
+        raise ValueError(f"prevalence= is the fixed prevalence of over='cost_ratio'; "
+                         f"over={over!r} runs over it. Drop it, or use over='cost_ratio'.")
+    if prevalence is not None and (isinstance(prevalence, bool) or not isinstance(
+            prevalence, (int, float, np.number)) or not 0 < float(prevalence) < 1):
+        raise ValueError(f"prevalence must be a number strictly between 0 and 1, got "
+                         f"{prevalence!r}.")
+    c_fp, c_fn, _ = check_costs(1.0 if cost_fp is None else cost_fp,
+                                1.0 if cost_fn is None else cost_fn, 0.0)
+    if c_fp == 0 or c_fn == 0:
+        raise ValueError("over='prevalence' needs both costs > 0 (with one of them 0 the "
+                         "cheapest strategy is always trivial).")
+    if isinstance(points, bool) or not isinstance(points, (int, np.integer)) or points < 2:
+        raise ValueError(f"points must be an integer >= 2, got {points!r}.")
+    x = (np.geomspace(0.01, 100.0, points) if over == "cost_ratio"
+         else np.linspace(0.0, 1.0, points))
+    kind = registry.kind_of(idata, "cost_curve", remedy=(
+        "Fit risks (bcm.fit(bcm.Scores(y, risk))) or binary confusion matrices."))
+    if not kind.accepts_matrices and _are_risks(idata):
+        rates = rate_draws(idata, thresholds, "cost_curve")
+        fnr, fpr, names = 1.0 - rates.tpr, rates.fpr, rates.systems
+        prev = np.broadcast_to(rates.prevalence[..., None],
+                               rates.prevalence.shape + (len(names),))
+        source = rates.source
+    else:
+        if thresholds is not None:
+            raise ValueError("thresholds= belongs to scores fits of risks; a binary fit has one "
+                             "operating point per classifier. Drop it.")
+        fnr, fpr, prev, names = _operating_points(idata)
+        source = "binary fit (one operating point per classifier)"
+    pc = _probability_cost(over, x, prev, c_fn / c_fp, None if prevalence is None
+                           else float(prevalence))
+    cost = np.full(pc.shape, np.inf)
+    for k in range(fnr.shape[-1]):  # the lower envelope over thresholds (not draws or items)
+        np.minimum(cost, fnr[..., k, None] * pc + fpr[..., k, None] * (1.0 - pc), out=cost)
+    trivial = np.minimum(pc, 1.0 - pc)
+    dims = box.SAMPLE_DIMS + ("system", over)
+    variables: dict[str, Any] = {
+        "normalized_cost": (dims, cost, {"long_name": "normalised expected cost"}),
+        "trivial_cost": (dims, np.array(trivial), {
+            "long_name": "normalised expected cost of the better of treat-all and treat-none"}),
+        "pc": (dims, np.array(pc), {"long_name": "probability cost PC(+)"}),
+        "p_below_trivial": (("system", over), (cost < trivial).mean(axis=(0, 1)), {
+            "long_name": "P(cheaper than treat-all and treat-none)"}),
+    }
+    coords = {"chain": np.arange(cost.shape[0]), "draw": np.arange(cost.shape[1]),
+              "system": names, over: x}
+    posterior = box.make_dataset(variables, coords, {
+        "note": "Drummond & Holte cost curves: NEC = FNR PC + FPR (1 - PC)"})
+    return box.make_tree({"posterior": posterior}, {
+        **box.root_attrs(idata), "analysis": "cost_curve", "over": over, "source": source,
+        "cost_fp": c_fp, "cost_fn": c_fn,
+        "prevalence": "each draw's" if prevalence is None else float(prevalence),
+        "hdi_prob": box.root_attrs(idata).get("hdi_prob", 0.95)}, owned=True)

@@ -38,7 +38,28 @@ from bayescm.analyses.decision_draws import RateDraws, rate_draws
 from bayescm.core import container as box
 from bayescm.core.arguments import keyword_checked
 
-__all__ = ["decision_values", "evpi", "net_benefit"]
+__all__ = ["decision_values", "evpi", "net_benefit", "point_net_benefit"]
+
+
+def point_net_benefit(y: Any, risk: Any, thresholds: Any) -> np.ndarray:
+    """The point net benefit of the items at each threshold (what ``dcurves`` prints).
+
+    ``TP(t)/N - FP(t)/N * t/(1-t)`` with an item positive when its risk is ``>= t``; counted by
+    binary search on the sorted risks of each class (no loop over items).
+
+    Examples
+    --------
+    >>> from bayescm.analyses.decision import point_net_benefit
+    >>> point_net_benefit([1, 0, 1, 0], [0.9, 0.6, 0.5, 0.1], [0.5, 0.6]).round(3).tolist()
+    [0.25, -0.125]
+    """
+    y = np.asarray(y, dtype=bool)
+    risk = np.asarray(risk, dtype=float)
+    t = np.asarray(thresholds, dtype=float)
+    pos, neg = np.sort(risk[y]), np.sort(risk[~y])
+    tp = pos.size - np.searchsorted(pos, t, side="left")  # risks >= t
+    fp = neg.size - np.searchsorted(neg, t, side="left")
+    return np.asarray(tp / y.size - fp / y.size * t / (1.0 - t), dtype=float)
 
 
 def evpi(strategies: np.ndarray) -> np.ndarray:
@@ -126,7 +147,9 @@ def net_benefit(idata: xr.DataTree, thresholds: Any = None) -> xr.DataTree:
         later system minus the earlier, on the same items), and the posterior summaries
         ``p_useful`` (``system, threshold``: P(the model beats both treat-all and
         treat-none)), ``evpi`` (``threshold``: over every model and both defaults) and
-        ``p_better`` (``pair, threshold``: P(delta > 0)). Root attributes state the
+        ``p_better`` (``pair, threshold``: P(delta > 0)). A scores fit's result also has
+        ``observed_metrics``: the point ``net_benefit`` (``system, threshold``) and
+        ``treat_all`` of the test items, the numbers ``dcurves`` prints. Root attributes state the
         conventions, the source and whether one draw is one whole curve (``coherent``).
 
     Raises
@@ -185,8 +208,24 @@ def net_benefit(idata: xr.DataTree, thresholds: Any = None) -> xr.DataTree:
     posterior = box.make_dataset(variables, coords, {
         "note": "draws of net benefit (chain, draw); p_useful, evpi and p_better summarise "
                 "them (no chain, draw); treat-none's net benefit is 0"})
-    attrs = box.root_attrs(idata)
-    return box.make_tree({"posterior": posterior}, {
-        "analysis": "net_benefit", "source": rates.source, "coherent": int(rates.coherent),
+    groups = {"posterior": posterior}
+    if rates.coherent:  # a scores fit: the items are stored, so the point values are known
+        from bayescm.models.scores_observed import scores_from_tree
+
+        data, _ = scores_from_tree(idata)
+        point = np.stack([point_net_benefit(data.y, data.scores[n], rates.thresholds)
+                          for n in data.names])
+        odds = rates.thresholds / (1.0 - rates.thresholds)
+        prev = data.n_pos / data.n
+        groups["observed_metrics"] = box.make_dataset({
+            "net_benefit": (("system", "threshold"), point,
+                            {"long_name": "net benefit of the observed items"}),
+            "treat_all": (("threshold",), prev - (1.0 - prev) * odds,
+                          {"long_name": "net benefit of treating all, observed items"})},
+            {"system": rates.systems, "threshold": rates.thresholds},
+            {"note": "point values of the test items (those of dcurves)"})
+    attrs = box.root_attrs(idata)  # the fit's (model, method, seed, ...): a checked result
+    return box.make_tree(groups, {
+        **attrs, "analysis": "net_benefit", "source": rates.source, "coherent": int(rates.coherent),
         "convention": "positive when risk >= threshold (dcurves); NB = TP/N - FP/N t/(1-t)",
         "hdi_prob": attrs.get("hdi_prob", 0.95)}, owned=True)

@@ -160,6 +160,11 @@ def summary(
         var = ds.variables[name]  # plain Variables: no DataArray built per variable
         dims = tuple(str(d) for d in var.dims)
         sample = [d for d in dims if d in box.SAMPLE_DIMS]
+        if not sample:  # e.g. p_useful of bcm.net_benefit: a summary of the draws already
+            drawn = [n for n in names if "chain" in ds.variables[n].dims]
+            raise ValueError(f"summary: {name!r} has no draws (no chain, draw dims); it "
+                             "summarises them already. Read it from the result, or summarise "
+                             f"the variables with draws: var_names={drawn[:4]}.")
         rest = tuple(d for d in dims if d not in box.SAMPLE_DIMS)
         shape = tuple(var.sizes[d] for d in rest)
         n_rest = int(np.prod(shape)) if rest else 1

@@ -1,4 +1,4 @@
-"""The page: a header, "how to read this", six tabs and the citation, built fresh per session.
+"""The page: a header, "how to read this", seven tabs and the citation, built fresh per session.
 
 :func:`create_app` makes new widgets and tab controllers on every call, so each browser
 session (and each notebook cell) has its own state; the server calls it once per session.
@@ -21,6 +21,7 @@ from bayescm.app.audit_form import AuditForm
 from bayescm.app.claim_form import ClaimForm
 from bayescm.app.compare_tab import CompareTab
 from bayescm.app.correct_tab import CorrectTab
+from bayescm.app.decision_tab import DecisionTab
 from bayescm.app.items_tab import ItemsTab
 from bayescm.app.matrix_tab import MatrixTab
 from bayescm.app.planning_tab import PlanningTab
@@ -67,7 +68,7 @@ class AppPage:
     ----------
     view : panel.Column
         The page.
-    matrix, planning, compare, scores, items : Controller
+    matrix, planning, compare, scores, items, decisions : Controller
         The tabs, each with ``run()`` (what its button does).
     claims : ClaimForm
         The sample-size tab's second form (the assurance of a claim).
@@ -86,6 +87,7 @@ class AppPage:
     claims: ClaimForm
     correct: CorrectTab
     audit: AuditForm
+    decisions: DecisionTab
 
 
 def create_page(autorun: bool = True) -> AppPage:
@@ -102,13 +104,15 @@ def create_page(autorun: bool = True) -> AppPage:
 
     matrix, planning, compare, scores = MatrixTab(), PlanningTab(), CompareTab(), ScoresTab()
     items, claims, correct, audit = ItemsTab(), ClaimForm(), CorrectTab(), AuditForm()
+    decisions = DecisionTab()
     sizes = pn.Column(planning.view, pn.layout.Divider(), claims.view,
                       sizing_mode="stretch_width")
     labels = pn.Column(correct.view, pn.layout.Divider(), audit.view,
                        sizing_mode="stretch_width")
     tabs = pn.Tabs(("Confusion matrix", matrix.view), ("Sample size", sizes),
                    ("Compare two classifiers", compare.view), ("Scores and ROC", scores.view),
-                   ("Evaluation log", items.view), ("Imperfect labels", labels),
+                   ("Decision curves", decisions.view), ("Evaluation log", items.view),
+                   ("Imperfect labels", labels),
                    dynamic=False,
                    sizing_mode="stretch_width", css_classes=["bcm-tabs"])
     how = pn.Card(pn.pane.Markdown(HOW_TO_READ, css_classes=["bcm-how-to-read"],
@@ -131,7 +135,8 @@ def create_page(autorun: bool = True) -> AppPage:
             await matrix.run_async()
 
         pn.state.onload(first_run)
-    return AppPage(view, matrix, planning, compare, scores, items, claims, correct, audit)
+    return AppPage(view, matrix, planning, compare, scores, items, claims, correct, audit,
+                   decisions)
 
 
 def create_app() -> Any:

@@ -14,6 +14,8 @@
   Bayes mushroom classifier (2 classes, 6,107 validation samples) and a Wordle guess-count
   predictor (6 ordered classes, 118 test games). The chapter prints both with rows =
   predictions; here they are transposed to bayescm's rows = true class.
+* The simulated cancer-biopsy cohort of the decision-curve tutorials (``dcurves``' ``df_binary``:
+  750 men, 105 cancers) with two risks, for decision curves (``bcm.net_benefit``).
 """
 
 from __future__ import annotations
@@ -29,10 +31,9 @@ from bayescm.core.items import Items
 from bayescm.core.ratings import Ratings
 from bayescm.core.scores import Scores, scores_from_table
 
-__all__ = ["DATASETS", "anesthesia", "auditc", "eval_log", "literature_matrices",
-           "literature_table", "load",
-           "mushrooms",
-           "screening_scores", "subgroups", "wordle"]
+__all__ = ["DATASETS", "anesthesia", "auditc", "dcurves_binary", "eval_log",
+           "literature_matrices", "literature_table", "load", "mushrooms", "screening_scores",
+           "subgroups", "wordle"]
 
 
 def _packaged(name: str) -> CSVTable:
@@ -204,6 +205,44 @@ def screening_scores() -> Scores:
 
 
 @keyword_checked
+def dcurves_binary() -> Scores:
+    """The decision-curve tutorials' cancer-biopsy cohort: 750 men, 105 cancers, two risks.
+
+    ``df_binary`` of the ``dcurves`` packages (Sjoberg, Vickers et al.; R on CRAN, Python
+    ``dcurves`` of MSKCC-Epi-Bio, Apache-2.0), the simulated data of Vickers' decision curve
+    analysis tutorial (https://www.mskcc.org/departments/epidemiology-biostatistics/
+    biostatistics/decision-curve-analysis; Vickers & Elkin 2006, Medical Decision Making 26,
+    565-574). Taken from ``dcurves/data/df_binary.csv`` of github.com/MSKCC-Epi-Bio/dcurves
+    (commit 168c8b6, 2025-10-24), keeping ``patientid``, ``cancer`` (1: cancer found at
+    biopsy), ``famhistory`` (a family history of cancer, 0/1: a "risk" that is 0 or 1) and
+    ``cancerpredmarker`` (the predicted risk of cancer of a model with a marker). R ``dcurves``'
+    net benefits of both, at every threshold 0.01-0.99, are stored by the tests
+    (``tests/data/dcurves_net_benefit.csv``), and the point net benefit of these items equals
+    them: ``tests/test_dcurves_reproduction.py``.
+
+    Returns
+    -------
+    Scores
+        The labels and the two risks ``famhistory`` and ``cancerpredmarker``.
+
+    See Also
+    --------
+    bayescm.net_benefit : Decision curves of a scores fit of risks.
+
+    Examples
+    --------
+    >>> from bayescm.io.datasets import dcurves_binary
+    >>> data = dcurves_binary()
+    >>> data.names, data.n, data.n_pos
+    (['famhistory', 'cancerpredmarker'], 750, 105)
+    """
+    table = _packaged("dcurves_df_binary.csv")
+    data = scores_from_table(table, "cancer", ["famhistory", "cancerpredmarker"])
+    return Scores(data.y.astype(int), {k: v.astype(float) for k, v in data.scores.items()},
+                  positive=1)
+
+
+@keyword_checked
 def auditc() -> dict[str, ConfusionMatrix]:
     """14 studies of the AUDIT-C alcohol screening questionnaire, one matrix per study.
 
@@ -344,7 +383,7 @@ def anesthesia() -> Ratings:
 DATASETS: dict[str, Callable[[], Any]] = {
     "literature_table_s1": literature_matrices, "mushrooms": mushrooms, "wordle": wordle,
     "screening_scores": screening_scores, "auditc": auditc, "subgroups": subgroups,
-    "eval_log": eval_log, "anesthesia": anesthesia}
+    "eval_log": eval_log, "anesthesia": anesthesia, "dcurves_binary": dcurves_binary}
 """Packaged data sets by name (the ``dataset = "..."`` form of an analysis spec)."""
 
 
@@ -354,8 +393,10 @@ def load(name: str) -> ConfusionMatrix | dict[str, ConfusionMatrix] | Scores | I
 
     Parameters
     ----------
-    name : {"literature_table_s1", "mushrooms", "wordle", "screening_scores", "auditc", "subgroups"}
-        The data set.
+    name : str
+        The data set: one of ``"literature_table_s1"``, ``"mushrooms"``, ``"wordle"``,
+        ``"screening_scores"``, ``"auditc"``, ``"subgroups"``, ``"eval_log"``,
+        ``"dcurves_binary"``.
 
     Returns
     -------

@@ -297,7 +297,9 @@ def write_outputs(
 
     Files: ``<name>.nc`` (:func:`bayescm.save`), ``summary.csv`` (:func:`bayescm.summary`),
     ``informedness.csv`` (binary, if requested), ``eval.csv`` (an evaluation log's
-    ``eval_table``) and ``<figure>.<format>`` per figure.
+    ``eval_table``) and ``<figure>.<format>`` per figure; with ``[decisions]``
+    (:mod:`bayescm.io.spec_decisions`) also ``net_benefit.csv``, ``expected_cost.csv``,
+    ``calibration.csv`` and their figures.
 
     Parameters
     ----------
@@ -356,6 +358,14 @@ def write_outputs(
                 name, partial(fig.savefig, dpi=120, format=spec.figure_format), root=folder)
         finally:
             _close(fig)
+    decisions = getattr(spec, "decisions", None)
+    if decisions is not None:  # [decisions] of risks: net benefit, costs, calibration
+        from bayescm.core.streams import seed_from_attrs
+        from bayescm.io.spec_decisions import write_decisions
+
+        seed = seed_from_attrs(box.root_attrs(idata))
+        written.update(write_decisions(decisions, getattr(spec, "data", None), idata, folder,
+                                       spec.figure_format, seed=seed, progress=say))
     return written
 
 

@@ -87,6 +87,11 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     figure_metrics = ["bm"]          # default: the options' metrics or a short list
     figure_format = "png"
 
+    [decisions]                      # risks only: decision curves, costs, calibration (see
+    thresholds = [0.05, 0.1, 0.2]    #   bayescm.io.spec_decisions; range = [0.01, 0.35, 0.01],
+    cost_fp = 1                      #   cost_fn, prevalence, calibration = true, figures)
+    cost_fn = 4
+
 Examples
 --------
 >>> import bayescm as bcm
@@ -343,6 +348,11 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
     fmt = outputs.get("figure_format", "png")
     if fmt not in ("png", "pdf", "svg"):
         raise SpecError(f"{where}outputs.figure_format must be png, pdf or svg, got {fmt!r}.")
+    decisions = None
+    if "decisions" in raw:
+        from bayescm.io.spec_decisions import parse_decisions
+
+        decisions = parse_decisions(raw["decisions"], data, options, source)
     if isinstance(data, Items):
         return AnalysisSpec(name=spec_name, data=data, priors=priors, options=options,
                             tables=tables, figures=figures, figure_format=fmt,
@@ -355,7 +365,7 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
         raise SpecError(f"{where}outputs.tables: 'informedness' needs binary matrices.")
     return AnalysisSpec(name=spec_name, data=data, priors=priors, options=options, tables=tables,
                         figures=figures, figure_metrics=fig_metrics, figure_format=fmt,
-                        description=description, source=source)
+                        description=description, source=source, decisions=decisions)
 
 
 def _strata_spec(raw: Mapping[str, Any], name: str, description: str, source: Path | None

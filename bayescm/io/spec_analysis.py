@@ -56,6 +56,9 @@ class AnalysisSpec:
         Free text.
     source : Path or None
         The file it was read from.
+    decisions : dict or None
+        The settings of ``[decisions]`` (:mod:`bayescm.io.spec_decisions`): decision curves,
+        costs and calibration of risks, written after the fit's outputs.
 
     See Also
     --------
@@ -80,6 +83,7 @@ class AnalysisSpec:
     figure_format: str = "png"
     description: str = ""
     source: Path | None = None
+    decisions: dict[str, Any] | None = None
 
     def fit_kwargs(self, **overrides: Any) -> dict[str, Any]:
         """Keyword arguments for :func:`bayescm.fit`, with ``overrides`` that are not None.

@@ -50,7 +50,7 @@ Derived = dict[str, tuple[tuple[str, ...], np.ndarray]]
 ANALYSES = ("summary", "with_prevalence", "posterior_predictive", "prior_predictive",
             "prob_superior", "rank_probabilities", "informedness", "refit", "curve_bands",
             "sroc_regions", "group_gaps", "paired_comparison", "theta", "item_level",
-            "net_benefit", "expected_cost", "corrected", "rater_rates")
+            "net_benefit", "expected_cost", "cost_curve", "corrected", "rater_rates")
 """The analyses a kind can declare (``ModelKind.analyses``); any other raises a ValueError
 naming the kind (:func:`bayescm.models.registry.require`). ``curve_bands``: whole curves per
 draw (scores); ``sroc_regions``: a population of groups with a summary ROC (a hierarchical

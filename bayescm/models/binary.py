@@ -153,7 +153,8 @@ class BinaryModel(ModelKind):
     ['prevalence', 'tpr', 'tnr']
     """
 
-    analyses = DEFAULT_ANALYSES | {"group_gaps", "net_benefit", "expected_cost"}
+    analyses = DEFAULT_ANALYSES | {"group_gaps", "net_benefit", "expected_cost",
+                                     "cost_curve"}
     elementwise = True
     key = "binary"
     description = "a binary fit"

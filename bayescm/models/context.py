@@ -220,8 +220,10 @@ class FitContext:
         ds = box.get_group(idata, "posterior" if box.has_group(idata, "posterior") else "prior")
         names_ = [str(v) for v in ds["classifier"].values] if "classifier" in ds.dims else None
         counts = None
-        if box.has_group(idata, "observed_data"):
-            da = box.get_group(idata, "observed_data")["counts"]
+        observed = (box.get_group(idata, "observed_data") if box.has_group(idata, "observed_data")
+                    else None)
+        if observed is not None and "counts" in observed:  # a calibration fit stores none
+            da = observed["counts"]
             order = (["classifier"] if names_ is not None else []) + ["true_class",
                                                                      "pred_class"]
             counts = np.array(da.transpose(*order).values)

@@ -313,7 +313,8 @@ class ScoresModel(ModelKind):
     has_exact = True
     default_draws = 1000
     analyses = frozenset({"summary", "prob_superior", "rank_probabilities", "informedness",
-                          "curve_bands", "refit", "net_benefit", "expected_cost"})
+                          "curve_bands", "refit", "net_benefit", "expected_cost",
+                          "cost_curve"})
     figures = ("roc", "pr", "reliability")
     catalogue = _CATALOGUE
 

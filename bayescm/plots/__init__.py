@@ -30,6 +30,9 @@ plot_delta_auc           AUC_B - AUC_A of two classifiers, P(B > A)
 plot_corrected           apparent rate beside the rate corrected for the test's errors
 plot_decision_curve      net benefit of risk models with bands, treat-all, -none
 plot_delta_net_benefit   NB_B - NB_A across thresholds with P(B better)
+plot_evpi                expected value of perfect information across thresholds
+plot_cost_curve          cost curves (Drummond & Holte) with bands, trivial cost
+plot_calibration_curve   recalibration curve of risks: bands, intercept, slope
 plot_sroc                summary ROC of groups: curve, summary point, regions
 plot_group_forest        groups, pooled and new-group rows (meta-analysis)
 plot_group_gaps          subgroup gaps to a reference, ±ε band, ``P(|gap| > ε)``
@@ -53,6 +56,7 @@ app use: :func:`grid` (panels without empty slots, in the size preset), :func:`p
 from bayescm.plots._assurance import plot_assurance, plot_stopping
 from bayescm.plots._batch import plot_paired, plot_rank_probabilities
 from bayescm.plots._corrected import plot_corrected
+from bayescm.plots._costs import plot_calibration_curve, plot_cost_curve, plot_evpi
 from bayescm.plots._decision import plot_decision_curve, plot_delta_net_benefit
 from bayescm.plots._forest import plot_forest
 from bayescm.plots._grid import overview, plot_forests, plot_metrics
@@ -93,9 +97,12 @@ __all__ = [
     # the figures
     "plot_assurance",
     "plot_corrected",
+    "plot_calibration_curve",
+    "plot_cost_curve",
     "plot_decision_curve",
     "plot_delta_auc",
     "plot_delta_net_benefit",
+    "plot_evpi",
     "plot_forest",
     "plot_group_forest",
     "plot_group_gaps",
