@@ -36,6 +36,7 @@ from bayescm.cli_common import (
     EXIT_USAGE,
     Parser,
     UsageError,
+    check_figure_path,
     count,
     emit,
     existing,
@@ -46,11 +47,11 @@ from bayescm.cli_common import (
     probability,
     progress,
     real,
+    save_figure,
     seed_for,
     seed_int,
     warnings_as_lines,
 )
-from bayescm.core.arguments import did_you_mean
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -88,7 +89,7 @@ def _analyze(args: argparse.Namespace) -> int:
 
     cm = _matrix(args)
     if args.plot is not None:
-        _check_figure_path(args.plot)  # before the fit, not after
+        check_figure_path(args.plot)  # before the fit, not after
     seed, drawn = seed_for(args.seed)
     say = progress(sys.stderr.isatty())
     kwargs: dict[str, Any] = {"prior": args.prior, "method": args.method, "draws": args.draws,
@@ -144,34 +145,8 @@ def analyze_figure(idata: Any, metrics: Sequence[str] | None = None) -> Figure:
     return figure(idata, "posterior", list(metrics) if metrics else None)
 
 
-def _check_figure_path(path: str) -> None:
-    """A figure path that can be written, with a format matplotlib writes (else an error)."""
-    from matplotlib.figure import Figure
-
-    from bayescm.core.files import check_file
-
-    check_file(path, "posteriors.png")
-    suffix = Path(path).suffix.lstrip(".").lower() or "png"
-    formats = Figure().canvas.get_supported_filetypes()
-    if suffix not in formats:
-        raise UsageError(f"--plot {path}: figures are written as {', '.join(sorted(formats))}; "
-                         f"not .{suffix}.{did_you_mean(suffix, formats)}")
-
-
 def _plot(idata: Any, path: str, metrics: Sequence[str] | None) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from bayescm.core.files import atomic_write
-
-    fig = analyze_figure(idata, metrics)
-    suffix = Path(path).suffix.lstrip(".").lower() or "png"
-    try:
-        atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=120, format=suffix))
-    finally:
-        import matplotlib.pyplot as plt
-
-        plt.close(fig)
+    save_figure(analyze_figure(idata, metrics), path)
 
 
 # ------------------------------------------------------------------ leaderboard

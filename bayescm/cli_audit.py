@@ -68,12 +68,12 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     import bayescm as bcm
-    from bayescm.cli import _check_figure_path, _plot
+    from bayescm.cli_common import check_figure_path, save_figure
     from bayescm.io.readers import read_audit_csv
 
     audit = read_audit_csv(existing(args.file))
     if args.plot is not None:
-        _check_figure_path(args.plot)
+        check_figure_path(args.plot)
     metrics = list(args.metrics or DEFAULT_METRICS)
     seed, drawn = seed_for(args.seed)
     kwargs: dict[str, Any] = {"draws": args.draws, "chains": args.chains, "random_seed": seed,
@@ -101,7 +101,12 @@ def run(args: argparse.Namespace) -> int:
               "when strata are sampled at different rates)")
     emit(table, args.format, extra)
     if args.plot is not None:
-        _plot(idata, args.plot, metrics)
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from bayescm.io.runner import figure
+
+        save_figure(figure(idata, "forest", metrics), args.plot)
         if args.format == "table":
             print(f"wrote {args.plot}", file=sys.stderr)
     note_seed("audit", seed, drawn, args.format)

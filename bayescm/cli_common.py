@@ -28,10 +28,10 @@ from bayescm.core.arguments import did_you_mean
 from bayescm.core.numtext import real_from_text, whole_from_text
 from bayescm.core.validate import check_probability
 
-__all__ = ["EXIT_USAGE", "Parser", "UsageError", "count", "decimals_for", "emit", "existing",
-           "format_table", "json_value", "note_seed", "one_line", "parameter_prior",
-           "positive_int", "probability", "progress", "real", "seed_for", "seed_int",
-           "table_json", "warnings_as_lines", "whole"]
+__all__ = ["EXIT_USAGE", "Parser", "UsageError", "check_figure_path", "count", "decimals_for",
+           "emit", "existing", "format_table", "json_value", "note_seed", "one_line",
+           "parameter_prior", "positive_int", "probability", "progress", "real", "save_figure",
+           "seed_for", "seed_int", "table_json", "warnings_as_lines", "whole"]
 
 EXIT_USAGE = 2
 
@@ -316,3 +316,30 @@ def parameter_prior(text: str) -> tuple[str, Any]:
         return name, parse_prior(spec, name)
     except (TypeError, ValueError) as err:
         raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def check_figure_path(path: str) -> None:
+    """A ``--plot`` path that can be written, in a format matplotlib writes (else an error)."""
+    from matplotlib.figure import Figure
+
+    from bayescm.core.files import check_file
+
+    check_file(path, "posteriors.png")
+    suffix = Path(path).suffix.lstrip(".").lower() or "png"
+    formats = Figure().canvas.get_supported_filetypes()
+    if suffix not in formats:
+        raise UsageError(f"--plot {path}: figures are written as {', '.join(sorted(formats))}; "
+                         f"not .{suffix}.{did_you_mean(suffix, formats)}")
+
+
+def save_figure(fig: Any, path: str) -> None:
+    """Write ``fig`` to ``path`` atomically, in the format its suffix names, and close it."""
+    import matplotlib.pyplot as plt
+
+    from bayescm.core.files import atomic_write
+
+    suffix = Path(path).suffix.lstrip(".").lower() or "png"
+    try:
+        atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=120, format=suffix))
+    finally:
+        plt.close(fig)
