@@ -161,6 +161,16 @@ WRONG_KIND = {"plot_paired": binary, "plot_roc": binary, "plot_pr": paired,
 """Plots of one kind of result, and a result of another kind."""
 
 
+NUTS_BUILT = {"plot_calibration_curve"}
+"""Plots whose example result is a NUTS fit: checked with the slow run (the fast suite fits
+nothing with NUTS)."""
+
+
+def _slow(names: Any) -> list[Any]:
+    """``names`` as parameters, those whose example needs NUTS marked slow."""
+    return [pytest.param(n, marks=pytest.mark.slow) if n in NUTS_BUILT else n for n in names]
+
+
 def _params(name: str) -> set[str]:
     return set(inspect.signature(CALLS[name][0]).parameters)
 
@@ -172,13 +182,13 @@ def test_every_public_plot_is_covered_and_goes_through_the_shared_check():
         assert getattr(func, "__bcm_checked__", False), f"{name} skips plot_function"
 
 
-@pytest.mark.parametrize("name", sorted(CALLS))
+@pytest.mark.parametrize("name", _slow(sorted(CALLS)))
 def test_the_good_call_draws(name):
     func, args = CALLS[name]
     assert func(*args()) is not None
 
 
-@pytest.mark.parametrize("name", sorted(n for n in CALLS if "ax" in _params(n)))
+@pytest.mark.parametrize("name", _slow(sorted(n for n in CALLS if "ax" in _params(n))))
 @pytest.mark.parametrize("bad", ["x", 3, [1, 2]])
 def test_an_ax_that_is_not_axes_is_named(name, bad):
     func, args = CALLS[name]
@@ -187,7 +197,7 @@ def test_an_ax_that_is_not_axes_is_named(name, bad):
         func(*args(), ax=bad)
 
 
-@pytest.mark.parametrize("name", sorted(n for n in CALLS if "axes" in _params(n)))
+@pytest.mark.parametrize("name", _slow(sorted(n for n in CALLS if "axes" in _params(n))))
 def test_axes_that_are_not_axes_are_named(name):
     func, args = CALLS[name]
     with pytest.raises(TypeError, match=rf"^{name}: axes= takes matplotlib Axes"):
@@ -196,8 +206,9 @@ def test_axes_that_are_not_axes_are_named(name):
         func(*args(), axes=[1])
 
 
-@pytest.mark.parametrize(("name", "arg"), sorted(
-    (n, a) for n in CALLS for a in SELECTIONS if a in _params(n)))
+@pytest.mark.parametrize(("name", "arg"), [
+    pytest.param(n, a, marks=pytest.mark.slow) if n in NUTS_BUILT else (n, a)
+    for n, a in sorted((n, a) for n in CALLS for a in SELECTIONS if a in _params(n))])
 def test_an_empty_selection_says_what_to_name(name, arg):
     func, args = CALLS[name]
     given = list(args())
@@ -211,7 +222,7 @@ def test_an_empty_selection_says_what_to_name(name, arg):
         func(*given, **kwargs)
 
 
-@pytest.mark.parametrize("name", sorted(WRONG_KIND))
+@pytest.mark.parametrize("name", _slow(sorted(WRONG_KIND)))
 def test_a_result_of_the_wrong_kind_is_named_with_the_remedy(name):
     func, args = CALLS[name]
     given = list(args())
@@ -233,7 +244,7 @@ def test_the_examples_of_the_issue():
         bcm.rc_context("x")
 
 
-@pytest.mark.parametrize("name", sorted(CALLS))
+@pytest.mark.parametrize("name", _slow(sorted(CALLS)))
 def test_unknown_keywords_list_the_valid_ones(name):
     func, args = CALLS[name]
     with pytest.raises(TypeError, match=rf"{name}\(\) got an unknown keyword argument 'colour'"
@@ -241,7 +252,7 @@ def test_unknown_keywords_list_the_valid_ones(name):
         func(*args(), colour="red")
 
 
-@pytest.mark.parametrize("name", sorted(n for n in CALLS if "figsize" in _params(n)))
+@pytest.mark.parametrize("name", _slow(sorted(n for n in CALLS if "figsize" in _params(n))))
 def test_a_bad_figsize_is_named(name):
     func, args = CALLS[name]
     with pytest.raises(ValueError, match="figsize must be"):

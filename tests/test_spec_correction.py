@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -33,10 +31,11 @@ def test_the_example_spec_equals_the_function_call(tmp_path):
     assert (tmp_path / "corrected.png").stat().st_size > 1000
 
 
-def test_bayescm_run_writes_and_reports(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "bayescm", "run", str(SPEC), "--output",
-                          str(tmp_path), "--draws", "200"], capture_output=True, text=True,
-                         check=True).stdout
+def test_bayescm_run_writes_and_reports(tmp_path, capsys):
+    from bayescm.cli import main
+
+    assert main(["run", str(SPEC), "--output", str(tmp_path), "--draws", "200"]) == 0
+    out = capsys.readouterr().out
     assert "true_prevalence" in out and "summary.csv" in out and "corrected.png" in out
     assert (tmp_path / "summary.csv").exists()
 
