@@ -76,3 +76,41 @@ def test_the_model_with_the_marker_is_useful_where_dcurves_says(nb) -> None:
     post = nb["posterior"]
     useful = post["p_useful"].sel(system="cancerpredmarker", threshold=[0.1, 0.2, 0.3]).values
     assert np.all(useful > 0.95)
+
+
+def _newton_logistic(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Maximum-likelihood (a, b) of logit P(y = 1) = a + b x, by Newton's method (IRLS)."""
+    design = np.column_stack([np.ones_like(x), x])
+    beta = np.zeros(2)
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-design @ beta))
+        step = np.linalg.solve(design.T @ (design * (p * (1 - p))[:, None]),
+                               design.T @ (y - p))
+        beta += step
+        if np.abs(step).max() < 1e-12:
+            break
+    return beta
+
+
+@pytest.mark.slow  # a NUTS fit
+def test_calibration_of_the_public_cohort_matches_maximum_likelihood(data: bcm.Scores) -> None:
+    """The marker model's risks on df_binary: the posterior means of the calibration intercept
+    and slope (weak priors, 750 men) lie within a third of a posterior sd of the
+    maximum-likelihood logistic recalibration computed here by Newton's method."""
+    import warnings
+
+    risks = np.asarray(data.scores["cancerpredmarker"], dtype=float)
+    only = bcm.Scores(data.y, {"cancerpredmarker": risks})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # exact 0/1 risks would be moved inward, with a warning
+        fit = bcm.fit(only, method="calibration", random_seed=5)
+    x = np.log(np.clip(risks, 1e-6, 1 - 1e-6) / (1 - np.clip(risks, 1e-6, 1 - 1e-6)))
+    ml = _newton_logistic(np.asarray(data.y, dtype=float), x)
+    post = fit["posterior"]
+    for name, value in zip(("calibration_intercept", "calibration_slope"), ml, strict=True):
+        draws = post[name].values.ravel()
+        assert abs(draws.mean() - value) < draws.std() / 3, (name, draws.mean(), value)
+    np.testing.assert_allclose(fit["observed_metrics"]["calibration_intercept"].values.ravel(),
+                               ml[0], rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(fit["observed_metrics"]["calibration_slope"].values.ravel(),
+                               ml[1], rtol=1e-4)
