@@ -46,7 +46,9 @@ collect_ignore_glob = [] if util.find_spec("panel") else ["bayescm/app/*.py"]
 
 NUTS = re.compile(r"model=\"hierarchical\"|HierarchicalModel\.example\(|"
                   r"method=\"(?:nuts|binormal|bibeta)\"|\bPrior\(|ItemsModel\.example\(|ItemsJob\(|"
-                  r"fit\((?:bcm\.)?(?:Items\(|datasets\.eval_log\(|eval_log\(|log\b|items\b)")
+                  r"fit\((?:bcm\.)?(?:Items\(|datasets\.eval_log\(|eval_log\(|log\b|items\b)|"
+                  r"method=\"calibration\"|true_shares\(|TrueSharesModel\.example\(|"
+                  r"fit\((?:bcm\.)?(?:Ratings\(|TestResults|datasets\.anesthesia\(|ratings\b|results\b)")
 """What a doctest calls when it samples with NUTS (seconds each): such examples run with the
 slow checks, so the default test run stays free of NUTS fits."""
 

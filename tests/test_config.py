@@ -27,7 +27,8 @@ def _restore():
 
 
 def test_defaults_and_public_names():
-    assert bcm.rcParams["stats.hdi_prob"] == 0.95 == bcm.HDI_PROB
+    with pytest.warns(DeprecationWarning, match="HDI_PROB"):
+        assert bcm.rcParams["stats.hdi_prob"] == 0.95 == bcm.HDI_PROB
     assert bcm.rcParams["plot.units"] == "percent"
     assert bcm.rcParams["plot.preset"] == "default"
     assert {"rcParams", "rc_context"} <= set(bcm.__all__)

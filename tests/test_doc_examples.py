@@ -21,7 +21,9 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
          *sorted((ROOT / "docs" / "user_guide").glob("*.md"))]
 _BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 _SLOW = re.compile(r"model=\"hierarchical\"|method=\"(?:nuts|binormal|bibeta|calibration)\"|"
-                   r"Prior\(|client=")
+                   r"Prior\(|client=|true_shares\(|bcm\.Items\(|TestResults|Ratings\(|"
+                   r"anesthesia\(")
+"""Blocks that sample with NUTS (these kinds always do) or start a cluster: the slow run."""
 
 
 def blocks(page: Path) -> list[str]:

@@ -82,7 +82,7 @@ def test_priors_from_matrix_power_prior():
     # weight 1 with a Laplace base: fitting new data equals fitting the pooled matrix
     new = bcm.ConfusionMatrix.from_counts(tp=10, fn=2, tn=8, fp=3)
     pooled = bcm.ConfusionMatrix.from_counts(tp=36, fn=2, tn=14, fp=5)
-    a = bcm.fit(new, **priors_from_matrix(old, weight=1.0), random_seed=0, draws=4000)
+    a = bcm.fit(new, priors=priors_from_matrix(old, weight=1.0), random_seed=0, draws=4000)
     b = bcm.fit(pooled, random_seed=1, draws=4000)
     assert float(a["posterior"]["tpr"].mean()) == pytest.approx(
         float(b["posterior"]["tpr"].mean()), abs=0.003)

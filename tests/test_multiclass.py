@@ -396,8 +396,10 @@ CM3 = bcm.ConfusionMatrix([[8, 2, 0], [1, 5, 4], [0, 0, 0]], labels=list("abc"))
 )
 @pytest.mark.filterwarnings("ignore::bayescm.errors.PriorStrengthWarning")  # tiny on purpose
 def test_bad_inputs_raise_clear_errors(kwargs, error, match) -> None:
+    kwargs = dict(kwargs)  # priors by parameter go in priors={...}, fit's one way to give them
+    keyed = {k: kwargs.pop(k) for k in ("prevalence", "rates", "tpr") if k in kwargs}
     with pytest.raises(error, match=match):
-        bcm.fit(CM3, draws=50, **kwargs)
+        bcm.fit(CM3, draws=50, **({"priors": keyed} if keyed else {}), **kwargs)
 
 
 def test_haldane_error_names_the_classifier_and_nuts_path() -> None:

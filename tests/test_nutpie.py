@@ -21,8 +21,9 @@ needs_nutpie = pytest.mark.skipif(not HAVE_NUTPIE,
 
 def test_default_nuts_sampler_is_pymc_and_exact_has_none():
     assert checks.sampler_options("nuts", None, {})["nuts_sampler"] == "pymc"
-    assert checks.sampler_options("nuts", {"tune": 200}, {}) == {"tune": 200,
-                                                                 "nuts_sampler": "pymc"}
+    with pytest.warns(DeprecationWarning, match="sampler_kwargs"):
+        assert checks.sampler_options("nuts", {"tune": 200}, {}) == {"tune": 200,
+                                                                     "nuts_sampler": "pymc"}
     assert checks.sampler_options("exact", None, {}) == {}
     with pytest.raises(ValueError, match="NUTS sampler options"):
         checks.sampler_options("exact", None, {"nuts_sampler": "nutpie"})
@@ -57,8 +58,10 @@ def test_old_nutpie_names_the_version(monkeypatch):
 def test_nutpie_gets_the_step_options_pymc_would_drop():
     opts = checks.sampler_options("nuts", None, {"nuts_sampler": "nutpie", "max_treedepth": 8})
     assert opts == {"nuts_sampler": "nutpie", "nuts": {"max_treedepth": 8}}
-    opts = checks.sampler_options("nuts", {"target_accept": 0.95, "max_treedepth": 8},
-                                  {"nuts_sampler": "nutpie", "nuts": {"adaptation": "low_rank"}})
+    with pytest.warns(DeprecationWarning, match="sampler_kwargs"):  # the old spelling still
+        opts = checks.sampler_options(  # reaches nutpie
+            "nuts", {"target_accept": 0.95, "max_treedepth": 8},
+            {"nuts_sampler": "nutpie", "nuts": {"adaptation": "low_rank"}})
     assert opts["target_accept"] == 0.95  # PyMC moves it into nuts= itself
     assert opts["nuts"] == {"max_treedepth": 8, "adaptation": "low_rank"}
     with pytest.raises(ValueError, match=r"\['step_scale'\].*nutpie does not take"):

@@ -31,7 +31,8 @@ def test_build_model_takes_the_mapping() -> None:
 
 def test_prior_predictive_takes_the_mapping() -> None:
     a = bcm.analyses.prior_predictive(priors={"tpr": bcm.Beta(30, 3)}, draws=500, random_seed=2)
-    b = bcm.analyses.prior_predictive(tpr=bcm.Beta(30, 3), draws=500, random_seed=2)
+    with pytest.warns(DeprecationWarning, match="as a keyword"):  # the old spelling, same draws
+        b = bcm.analyses.prior_predictive(tpr=bcm.Beta(30, 3), draws=500, random_seed=2)
     np.testing.assert_array_equal(a["prior"]["tpr"], b["prior"]["tpr"])
     assert float(a["prior"]["tpr"].mean()) == pytest.approx(30 / 33, abs=0.01)
 

@@ -143,8 +143,8 @@ def test_threshold_cells_of_the_default_are_jeffreys_not_haldane():
     # informedness mix the cells; the bootstrap's differ from these with p < 1e-40)
     cm = bcm.ConfusionMatrix(idata["observed_data"]["counts"].values, labels=["p", "n"],
                              positive="p")
-    ref = bcm.fit(cm, prior="jeffreys", prevalence=bcm.Beta(1, 1), metrics=["npv", "bm"],
-                  random_seed=26)
+    ref = bcm.fit(cm, prior="jeffreys", priors={"prevalence": bcm.Beta(1, 1)},
+                  metrics=["npv", "bm"], random_seed=26)
     dp = bcm.fit(bcm.Scores(y, s), metrics=["npv", "bm"], threshold=0.0, random_seed=27)
     for m in ("npv", "bm"):
         assert stats.ks_2samp(dp["posterior"][m].values.ravel(),

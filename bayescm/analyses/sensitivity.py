@@ -97,9 +97,16 @@ def prior_sensitivity(
     seq = seed_sequence(random_seed)  # one sequence shared by every fit
     fits = {}
     for label, spec in specs.items():
-        kwargs = dict(spec) if isinstance(spec, Mapping) else {"prior": spec}
-        fits[label] = fit(data, draws=draws, chains=chains, random_seed=seq,
-                          **{**fit_kwargs, **kwargs})
+        kwargs = dict(fit_kwargs)
+        if isinstance(spec, Mapping):  # priors keyed by parameter (and perhaps a preset)
+            keyed = {k: v for k, v in spec.items() if k != "prior"}
+            if "prior" in spec:
+                kwargs["prior"] = spec["prior"]
+            if keyed:
+                kwargs["priors"] = {**dict(kwargs.get("priors") or {}), **keyed}
+        else:
+            kwargs["prior"] = spec
+        fits[label] = fit(data, draws=draws, chains=chains, random_seed=seq, **kwargs)
     labels = list(fits)
     groups: dict[str, xr.Dataset] = {}
     omitted = []

@@ -5,11 +5,12 @@ metrics, deployment prevalence), validated; :meth:`MatrixJob.run` does the work 
 loop and returns a :class:`MatrixResult` (the fit, its summary, P(informative/deceptive), the
 result at the deployment prevalence, PNG figures, warnings). The fit is exactly::
 
-    idata = bcm.fit(cm, draws=draws, random_seed=seed, **priors)   # 4 chains, exact draws
+    idata = bcm.fit(cm, draws=draws, random_seed=seed, **options)  # 4 chains, exact draws
     table = bcm.summary(idata, var_names=metrics)
 
-with ``priors`` the keywords of :meth:`MatrixJob.fit_kwargs` (none when every prior is left at
-its default); :meth:`MatrixJob.code` prints that as Python. Nothing here imports Panel.
+with ``options`` the keywords of :meth:`MatrixJob.fit_kwargs` (``prior=``, ``priors={...}``;
+none when every prior is left at its default); :meth:`MatrixJob.code` prints that as Python.
+Nothing here imports Panel.
 """
 
 from __future__ import annotations

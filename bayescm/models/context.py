@@ -105,6 +105,12 @@ def merged_priors(priors: Mapping[str, Any] | None, keywords: Mapping[str, Any]
     The keywords (``fit(cm, tpr=...)``) are the deprecated spelling of ``priors={"tpr": ...}``:
     they still work in this release, with a DeprecationWarning.
     """
+    if priors is not None and not isinstance(priors, Mapping):
+        raise TypeError(f"priors must be a mapping {{parameter: prior}}, got {priors!r}.")
+    both = [k for k, v in keywords.items() if v is not None and k in (priors or {})]
+    if both:  # an error first: no deprecation notice for a call that fails anyway
+        raise ValueError(f"The prior of {both[0]} is given twice (priors={{...}} and "
+                         f"{both[0]}=); give it once.")
     given = sorted(k for k, v in keywords.items() if v is not None)
     if given:
         old = ", ".join(f"{k}=..." for k in given)
@@ -113,12 +119,6 @@ def merged_priors(priors: Mapping[str, Any] | None, keywords: Mapping[str, Any]
                         f"fit(priors={{{new}}}): one way to give priors per parameter")
     if priors is None:
         return {k: v for k, v in keywords.items() if v is not None}
-    if not isinstance(priors, Mapping):
-        raise TypeError(f"priors must be a mapping {{parameter: prior}}, got {priors!r}.")
-    both = [k for k, v in keywords.items() if v is not None and k in priors]
-    if both:
-        raise ValueError(f"The prior of {both[0]} is given twice (priors={{...}} and "
-                         f"{both[0]}=); give it once.")
     return {**{k: v for k, v in keywords.items() if v is not None}, **dict(priors)}
 
 
@@ -181,7 +181,10 @@ class FitContext:
         if kind.accepts_matrices:
             names, mats = as_batch(data)
             counts = np.stack([cm.counts for cm in mats])
-        overrides = checked_overrides(kind, merged_priors(priors, dict(keywords or {})))
+        keywords = dict(keywords or {})
+        checked_overrides(kind, keywords)  # a name that is no parameter: an error, not a
+        # deprecated spelling of a prior (merged_priors would warn about it first)
+        overrides = checked_overrides(kind, merged_priors(priors, keywords))
         resolved = kind.resolve_priors(prior, overrides)
         selected = kind.select_metrics(
             resolve_metrics(metrics, kind.catalogue, kind.metric_family), resolved)

@@ -82,7 +82,7 @@ def priors_from_matrix(cm: ConfusionMatrix, weight: float = 1.0, base: Beta | No
     -------
     dict
         ``{"prevalence": Beta, "tpr": Beta, "tnr": Beta}``, to pass as ``bcm.fit(cm,
-        **priors)``. Drop ``"prevalence"`` when the new test set's composition is unrelated.
+        priors=priors)``. Drop ``"prevalence"`` when the new test set's composition is unrelated.
 
     Raises
     ------
