@@ -126,7 +126,7 @@ class DecisionTab(Controller):
 
     def __init__(self) -> None:
         self.table = labelled(pn.widgets.TextAreaInput, "risks (CSV with a header row)",
-                              value=_example(), height=130, width=340,
+                              value=_example(), height=110, width=340,
                               css_classes=["bcm-dca-csv"])
         self.upload = pn.widgets.FileInput(accept=".csv,.tsv,.txt", width=340,
                                            css_classes=["bcm-dca-file"])
@@ -165,9 +165,10 @@ class DecisionTab(Controller):
                              "draw is a whole curve, so the bands hold across thresholds.",
                              width=380),
             self.table, self.upload, self.label, self.columns, pn.Row(self.low, self.high),
-            pn.Row(self.seed, self.draws), errors["input"], button, self.status,
-            errors["run"], option_card("Positive label", "bcm-dca-card-positive",
-                                       self.positive), width=390)
+            errors["input"], button, self.status, errors["run"],
+            option_card("Sampling (seed, draws)", "bcm-dca-card-sampling",
+                        pn.Row(self.seed, self.draws)),
+            option_card("Positive label", "bcm-dca-card-positive", self.positive), width=390)
         self.view = pn.FlexBox(inputs, results, flex_wrap="wrap", sizing_mode="stretch_width")
         self.table.param.watch(lambda _: self._header(), "value")
         self.upload.param.watch(lambda e: self.load_upload(e.new), "value")
