@@ -136,6 +136,7 @@ def test_two_class_table_without_positive_class_is_multiclass(page: AppPage) -> 
     assert tab.run() is False and "add up to 1" in tab.errors["priors"].object
 
 
+@pytest.mark.slow  # seconds: three files written, one a netCDF
 def test_downloads_serve_the_summary_the_result_and_the_figure(page: AppPage, tmp_path) -> None:
     tab = page.matrix
     assert all(d.disabled for d in tab.downloads)
@@ -265,6 +266,7 @@ def test_an_unexpected_failure_is_reported_not_raised(page: AppPage, monkeypatch
 
 
 # ----------------------------------------------------------------------------- off the loop
+@pytest.mark.slow  # seconds: an event loop and the worker thread
 def test_runs_off_the_event_loop_and_a_newer_run_wins(page: AppPage) -> None:
     tab = page.matrix
     tab.draws.value = "300"
@@ -355,6 +357,7 @@ def test_cli_app_port_in_use(capsys) -> None:
     assert "already in use" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # seconds: a real server, as the browser test starts one
 def test_serve_on_a_free_port_answers_and_stops() -> None:
     app = bcm.app.serve(port=0)
     try:
