@@ -27,7 +27,7 @@ plot_roc                 ROC curves of scores: both bands, observed, AUC
 plot_pr                  PR curves of scores with bands and the prevalence
 plot_reliability         calibration: event rate per score bin, ECE
 plot_delta_auc           AUC_B - AUC_A of two classifiers, P(B > A)
-plot_corrected           apparent rate beside the rate corrected for the test's errors
+plot_corrected           apparent rate beside the rate corrected for the test
 plot_decision_curve      net benefit of risk models with bands, treat-all, -none
 plot_delta_net_benefit   NB_B - NB_A across thresholds with P(B better)
 plot_evpi                expected value of perfect information across thresholds
