@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     import bayescm as bcm
     from bayescm.cli_common import check_figure_path, save_figure
     from bayescm.io.readers import read_audit_csv
+    from bayescm.models.stratified_fit import naive_reading
 
     audit = read_audit_csv(existing(args.file))
     if args.plot is not None:
@@ -83,12 +84,7 @@ def run(args: argparse.Namespace) -> int:
     idata = bcm.fit(audit, **kwargs)
     table = bcm.summary(idata, var_names=[m for m in metrics
                                           if m in idata["posterior"].data_vars])
-    summed = np.asarray(audit.counts).sum(axis=0)  # rows true, columns predicted; positive first
-    pooled = bcm.ConfusionMatrix.from_counts(tp=int(summed[0, 0]), fn=int(summed[0, 1]),
-                                             fp=int(summed[1, 0]), tn=int(summed[1, 1]))
-    naive = bcm.fit(pooled, draws=200, random_seed=0, metrics=metrics)
-    observed = bcm.summary(naive, var_names=list(table.index))["observed"]
-    table["naive"] = [float(observed.get(name, np.nan)) for name in table.index]
+    table["naive"] = naive_reading(audit, table.index)
     extra = {"model": "stratified", "strata": audit.strata,
              "sizes": [int(v) for v in audit.sizes], "seed": seed,
              "population": idata.attrs["population"]}

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import panel as pn  # type: ignore[import-not-found, unused-ignore]
 
@@ -54,15 +53,11 @@ class AuditJob:
         """The population's summary with the naive column, and the forest as PNG."""
         import bayescm as bcm
         from bayescm.io.runner import figure
+        from bayescm.models.stratified_fit import naive_reading
 
         idata = bcm.fit(self.audit, draws=2500, random_seed=self.seed, metrics=list(METRICS))
         table = bcm.summary(idata, var_names=list(METRICS))
-        summed = np.asarray(self.audit.counts).sum(axis=0)
-        pooled = bcm.ConfusionMatrix.from_counts(tp=int(summed[0, 0]), fn=int(summed[0, 1]),
-                                                 fp=int(summed[1, 0]), tn=int(summed[1, 1]))
-        naive = bcm.summary(bcm.fit(pooled, draws=100, random_seed=0, metrics=list(METRICS)),
-                            var_names=list(METRICS))["observed"]
-        table["naive"] = [float(naive.get(m, np.nan)) for m in table.index]
+        table["naive"] = naive_reading(self.audit, table.index)
         return table, png(figure(idata, "forest", list(METRICS)))
 
 

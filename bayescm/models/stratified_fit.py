@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["fit_stratified", "params_of", "population_draws", "weighted_counts"]
+__all__ = ["fit_stratified", "naive_reading", "params_of", "population_draws",
+           "weighted_counts"]
 
 
 def weighted_counts(counts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -144,3 +145,34 @@ def population_draws(rng: np.random.Generator, cells: np.ndarray, counts: np.nda
     drawn = rng.multinomial(rest, p).reshape(cells.shape)
     total = counts.sum(axis=0) + drawn.sum(axis=-3)
     return total / float(sizes.sum())
+
+
+def naive_reading(audit: Any, names: Any) -> list[float]:
+    """The metrics ``names`` of an audit's labelled items read as one random sample.
+
+    The strata's labelled counts pooled into one binary matrix, its observed (plug-in)
+    values: what ignoring the design would report, shown beside the population's metrics by
+    ``bayescm audit`` and the app (NaN for a name the pooled matrix does not have).
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.models.stratified_fit import naive_reading
+    >>> audit = bcm.StratifiedSample(
+    ...     {"flagged": bcm.ConfusionMatrix.from_counts(tp=150, fn=0, fp=50, tn=0),
+    ...      "unflagged": bcm.ConfusionMatrix.from_counts(tp=0, fn=3, fp=0, tn=297)},
+    ...     {"flagged": 3_000, "unflagged": 997_000})
+    >>> [round(v, 3) for v in naive_reading(audit, ["tpr", "ppv"])]
+    [0.98, 0.75]
+    """
+    from bayescm.analyses.summary import summary
+    from bayescm.core.confusion import ConfusionMatrix
+    from bayescm.models.fitting import fit
+
+    names = list(names)
+    summed = np.asarray(audit.counts).sum(axis=0)  # rows true, columns predicted; positive first
+    pooled = ConfusionMatrix.from_counts(tp=int(summed[0, 0]), fn=int(summed[0, 1]),
+                                         fp=int(summed[1, 0]), tn=int(summed[1, 1]))
+    observed = summary(fit(pooled, draws=100, random_seed=0, metrics=names),
+                       var_names=names)["observed"]
+    return [float(observed.get(name, np.nan)) for name in names]
