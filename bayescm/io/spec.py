@@ -153,6 +153,7 @@ from bayescm.io.spec_parse import (
     _parse_simulate,
     _where,
     check_scores_spec,
+    figure_format,
 )
 from bayescm.io.spec_strata import (
     is_strata_data,
@@ -345,9 +346,7 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
                         f"Dirichlet-process fit of scores "
                         f"(a {method} fit models the scores' distributions, not their "
                         "calibration).")
-    fmt = outputs.get("figure_format", "png")
-    if fmt not in ("png", "pdf", "svg"):
-        raise SpecError(f"{where}outputs.figure_format must be png, pdf or svg, got {fmt!r}.")
+    fmt = figure_format(outputs, source)
     decisions = None
     if "decisions" in raw:
         from bayescm.io.spec_decisions import parse_decisions
@@ -384,10 +383,7 @@ def _strata_spec(raw: Mapping[str, Any], name: str, description: str, source: Pa
                      "outputs.figures", source)
     fig_metrics = _names(outputs.get("figure_metrics", []), None, "outputs.figure_metrics",
                          source)
-    fmt = outputs.get("figure_format", "png")
-    if fmt not in ("png", "pdf", "svg"):
-        raise SpecError(f"{_where(source)}outputs.figure_format must be png, pdf or svg, got "
-                        f"{fmt!r}.")
+    fmt = figure_format(outputs, source)
     return AnalysisSpec(name=name, data=data, priors=priors, options=options, tables=tables,
                         figures=figures, figure_metrics=fig_metrics, figure_format=fmt,
                         description=description, source=source)

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bayescm.io.spec_parse import SpecError, _check_keys, _where
+from bayescm.io.spec_parse import SpecError, _check_keys, _where, figure_format
 
 __all__ = ["CORRECTION_KEYS", "CorrectionSpec", "parse_correction"]
 
@@ -187,9 +187,7 @@ def parse_correction(raw: Mapping[str, Any], name: str, source: Any = None) -> C
                             f"{'' if key == 'seed' else ' >= 1'}, got {value!r}.")
     outputs = raw.get("outputs", {})
     _check_keys(outputs, ("figure_format",), "outputs of a correction spec", source)
-    fmt = outputs.get("figure_format", "png")
-    if fmt not in ("png", "pdf", "svg"):
-        raise SpecError(f"{where}outputs.figure_format must be png, pdf or svg, got {fmt!r}.")
+    fmt = figure_format(outputs, source)
     return CorrectionSpec(name=name, function=function, arguments=arguments,
                           options=dict(options), figure_format=fmt,
                           description=str(raw.get("description", "")), source=source)

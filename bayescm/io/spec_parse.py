@@ -49,6 +49,22 @@ def _where(source: Path | str | None) -> str:
     return f"{source}: " if source is not None else ""
 
 
+def figure_format(outputs: Any, source: Any) -> str:
+    """``outputs.figure_format`` of a spec, checked: png (the default), pdf or svg.
+
+    Examples
+    --------
+    >>> from bayescm.io.spec_parse import figure_format
+    >>> figure_format({}, None), figure_format({"figure_format": "svg"}, None)
+    ('png', 'svg')
+    """
+    fmt = outputs.get("figure_format", "png")
+    if fmt not in ("png", "pdf", "svg"):
+        raise SpecError(f"{_where(source)}outputs.figure_format must be png, pdf or svg, got "
+                        f"{fmt!r}.")
+    return str(fmt)
+
+
 def _check_keys(table: Any, allowed: tuple[str, ...], section: str, source: Any) -> None:
     if not isinstance(table, Mapping):
         raise SpecError(f"{_where(source)}[{section}] must be a table, got {table!r}.")

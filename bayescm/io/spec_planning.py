@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayescm.io.spec_parse import SpecError, _check_keys, _where
+from bayescm.io.spec_parse import SpecError, _check_keys, _where, figure_format
 
 __all__ = ["PLANNING_KEYS", "PlanningSpec", "parse_planning"]
 
@@ -163,9 +163,7 @@ def parse_planning(raw: Mapping[str, Any], name: str, source: Any = None) -> Pla
     design = _design(table["design"], where)
     outputs = raw.get("outputs", {})
     _check_keys(outputs, ("figure_format",), "outputs of a planning spec", source)
-    fmt = outputs.get("figure_format", "png")
-    if fmt not in ("png", "pdf", "svg"):
-        raise SpecError(f"{where}outputs.figure_format must be png, pdf or svg, got {fmt!r}.")
+    fmt = figure_format(outputs, source)
     prior = table.get("prior")
     if prior is not None and prior not in ("laplace", "jeffreys", "haldane", "weak", "flat"):
         raise SpecError(f"{where}planning.prior must name a prior ('laplace', 'jeffreys', ...), "
