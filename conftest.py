@@ -53,6 +53,14 @@ NUTS = re.compile(r"model=\"hierarchical\"|HierarchicalModel\.example\(|"
 slow checks, so the default test run stays free of NUTS fits."""
 
 
+SECONDS = {"bayescm.app.layout.create_page", "bayescm.app.compare_tab.CompareTab",
+           "bayescm.app.server.serve", "bayescm.accessor.BayescmAccessor.save",
+           "bayescm.app.planning_tab.PlanJob"}
+"""Doctests without NUTS that still take 1-2 s each (a whole app page, a comparison tab that
+fits, netCDF writes): they run with the slow checks too, so the default run stays under two
+minutes."""
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m selects: the slow mark must be there by then
 def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
     """Doctests: a prior-strength warning is an error (issue 18), NUTS examples are slow.
@@ -69,5 +77,5 @@ def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def
         if isinstance(item, DoctestItem):
             item.add_marker(mark)
             source = "\n".join(example.source for example in item.dtest.examples)
-            if NUTS.search(source):
+            if NUTS.search(source) or item.name in SECONDS:
                 item.add_marker(pytest.mark.slow)

@@ -66,6 +66,8 @@ def test_derived_trees(fit):
         _undated(bcm.posterior_predictive(fit, 50, random_seed=3)))
 
 
+# slow: writes and reads back netCDF files of several trees; the slow run (CI) checks it
+@pytest.mark.slow
 def test_save(fit, tmp_path):
     path = fit.bcm.save(tmp_path / "a.nc")
     bcm.save(fit, tmp_path / "b.nc")

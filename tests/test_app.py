@@ -299,6 +299,8 @@ def test_planning_tab(page: AppPage) -> None:
     assert tab.run() is False and "concentration" in tab.errors["input"].object
 
 
+# slow: fits both comparison modes of the app; the slow run (CI) checks it
+@pytest.mark.slow
 def test_compare_tab_both_modes_and_bad_input(page: AppPage) -> None:
     tab = page.compare
     tab.draws.value = "500"

@@ -149,6 +149,8 @@ def test_leaderboard_command(capsys, tmp_path):
     assert sum(r["expected_prize"] for r in rows.values()) == pytest.approx(150)
 
 
+# slow: starts a Python process and runs a spec; the slow run (CI) checks it
+@pytest.mark.slow
 def test_run_command_writes_outputs(capsys, tmp_path):
     code, out, _ = run(capsys, "run", str(ROOT / "models" / "cocaine_purity.toml"),
                        "--output", str(tmp_path), "--draws", "300")
@@ -171,6 +173,8 @@ def test_module_entry_point_help():
         assert sub.returncode == 0 and "usage: bayescm" in sub.stdout
 
 
+# slow: starts a Python process; the slow run (CI) checks it
+@pytest.mark.slow
 def test_quiet_when_piped():
     done = subprocess.run([sys.executable, "-m", "bayescm", "analyze", "--tp", "5", "--fn", "1",
                            "--tn", "4", "--fp", "2", "--draws", "100", "--metrics", "acc"],
@@ -179,6 +183,8 @@ def test_quiet_when_piped():
     assert np.isfinite(float(done.stdout.splitlines()[-1].split()[1]))
 
 
+# slow: starts a Python process on a pseudo-terminal; the slow run (CI) checks it
+@pytest.mark.slow
 def test_progress_on_a_terminal():
     import os
     import pty

@@ -143,6 +143,8 @@ def test_an_unexpected_error_and_an_os_error_are_one_line_too(
         assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
 
 
+# slow: starts a Python process; the slow run (CI) checks it
+@pytest.mark.slow
 def test_warnings_are_one_line_without_python_internals(tmp_path: Path) -> None:
     three = tmp_path / "three.csv"
     three.write_text("t,a,b,c\na,5,1,0\nb,1,4,1\nc,0,1,6\n")

@@ -108,6 +108,8 @@ def test_eval_tables_agree_with_the_draws_and_the_yardsticks() -> None:
                             draws=20))
 
 
+# slow: runs bayescm eval and draws its figures; the slow run (CI) checks it
+@pytest.mark.slow
 def test_table_csv_and_figures(capsys, fits, tmp_path) -> None:
     folder = tmp_path / "figures"
     code, out, err = run(capsys, "eval", str(LOG), *COLUMNS, "--draws", "100", "--chains", "2",

@@ -133,6 +133,8 @@ def test_bad_input_exits_2_with_one_line(capsys, scores_csv, args, message):
     assert len(err.strip().splitlines()) == 1
 
 
+# slow: starts two Python processes; the slow run (CI) checks it
+@pytest.mark.slow
 def test_missing_file_and_help(capsys):
     code, _, err = run(capsys, "roc", "no/such.csv", "--label", "y", "--score", "s")
     assert code == 2 and "no such file: no/such.csv" in err

@@ -198,6 +198,8 @@ def _raw_names(fig) -> list[str]:
     return [w for text in texts for w in _RAW.findall(text) if w in _NAMES]
 
 
+# slow: draws every figure type; the slow run (CI) checks it
+@pytest.mark.slow
 def test_plot_titles_and_labels_use_display_names():
     cm = bcm.ConfusionMatrix([[50, 5, 1], [4, 40, 6], [1, 5, 30]], labels=["lo", "mid", "hi"],
                              ordered=True)

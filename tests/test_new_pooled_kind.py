@@ -137,6 +137,8 @@ def test_the_pooled_kind_draws_its_declared_figures(fitted) -> None:
         bcm.plots.plot_sroc(fitted)  # not declared: refused by name, not a KeyError later
 
 
+# slow: runs a whole spec; the slow run (CI) checks it
+@pytest.mark.slow
 def test_a_spec_runs_the_pooled_kind(tmp_path) -> None:
     spec = bcm.spec.parse_spec({
         "data": {"classifiers": {k: dict(zip(("tp", "fn", "fp", "tn"), v, strict=True))

@@ -97,6 +97,8 @@ def test_matrix_csv_counts_are_exact(tmp_path):
         read_matrix_csv(path)
 
 
+# slow: saves and reloads large trees; the slow run (CI) checks it
+@pytest.mark.slow
 def test_saved_results_are_compact_and_summaries_survive(tmp_path):
     from bayescm.io.datasets import literature_matrices
 

@@ -137,6 +137,8 @@ def test_one_system_cannot_draw_differences_and_matrices_no_items_figures(tmp_pa
         parse_spec({"data": cells, "outputs": {"tables": ["eval"]}}, name="x")
 
 
+# slow: runs a whole items spec with its figures; the slow run (CI) checks it
+@pytest.mark.slow
 def test_outputs_of_a_log_are_written_and_reported(tmp_path, capsys) -> None:
     spec = load_spec(SPEC)
     idata = synthetic_items_fit(spec.data)

@@ -152,6 +152,8 @@ def test_every_figure_path_draws_per_cent_by_default_and_follows_the_setting(pat
             [t for t in _texts(fig) if UNIT.search(t)])
 
 
+# slow: runs bayescm roc and draws its figures; the slow run (CI) checks it
+@pytest.mark.slow
 def test_roc_plot_of_the_command_line_follows_the_setting(tmp_path):
     assert _percent(_cli_roc(tmp_path / "a"))
     with bcm.rc_context(plot_units="proportion"):
