@@ -116,6 +116,38 @@ def items() -> Any:
     return bcm.fit(bcm.datasets.eval_log(), draws=300, random_seed=9)
 
 
+@cache
+def decisions() -> Any:
+    """Net benefit of the screening study's two scores at the thresholds of a decision curve."""
+    return bcm.net_benefit(scores(), thresholds=np.round(np.arange(0.05, 0.51, 0.05), 2))
+
+
+@cache
+def costs() -> Any:
+    return bcm.cost_curve(binary(), points=21)
+
+
+@cache
+def calibration() -> Any:
+    """The dcurves cohort's two risks, recalibrated (a spline with three knots)."""
+    return bcm.fit(bcm.datasets.dcurves_binary(), method="calibration", draws=500,
+                   random_seed=10)
+
+
+@cache
+def corrected() -> Any:
+    """A screening test's apparent 142 of 742 corrected for its uncertain accuracy."""
+    return bcm.true_prevalence(142, 742, tpr=bcm.Beta(90, 10), tnr=bcm.Beta(95, 5),
+                               random_seed=11)
+
+
+@cache
+def raters() -> Any:
+    from bayescm.models.latent_examples import example_tree
+
+    return example_tree()  # the layout of a Dawid-Skene fit, without NUTS
+
+
 # --------------------------------------------------------------------------- the cases
 
 def _ax(draw: Callable[..., Any]) -> Callable[[], Figure]:
@@ -294,6 +326,14 @@ CASES: dict[str, Callable[[], Figure]] = {
     "items_differences": _ax(lambda: plots.plot_items_differences(items())),
     "items_ranks": _ax(lambda: plots.plot_items_ranks(items())),
     "items_pass_at_k": _ax(lambda: plots.plot_pass_at_k(items())),
+    "decision_curve": _ax(lambda: plots.plot_decision_curve(decisions())),
+    "decision_delta_net_benefit": _ax(lambda: plots.plot_delta_net_benefit(decisions())),
+    "decision_evpi": _ax(lambda: plots.plot_evpi(decisions())),
+    "decision_cost_curve": _ax(lambda: plots.plot_cost_curve(costs())),
+    "decision_calibration_curve": _ax(lambda: plots.plot_calibration_curve(calibration())),
+    "corrected_prevalence": _ax(lambda: plots.plot_corrected(corrected())),
+    "latent_rater_rates": lambda: plots.plot_rater_rates(raters()),
+    "latent_item_classes": _ax(lambda: plots.plot_item_classes(raters())),
 }
 
 SIZES = {"binary_metric_column": (3.5, 2.6), "binary_grid_slide": (10, 5.6)}
@@ -311,6 +351,15 @@ NOTES = {
     "app_metric_grid": {"DOR": "observed: ∞ (FN = 0)"},
 }
 """Observed values an axis cannot show (the cocaine test has FN = 0), noted on the panel."""
+
+
+
+def test_every_public_plot_function_has_a_case() -> None:
+    """A new figure type joins the cases above, so every check here runs on it."""
+    source = Path(__file__).read_text()
+    public = {name for name in plots.__all__ if name.startswith("plot_")}
+    missing = sorted(name for name in public if f"{name}(" not in source)
+    assert missing == [], f"figure types without a case in CASES: {missing}"
 
 
 # --------------------------------------------------------------------------- the checks
@@ -333,9 +382,9 @@ def _texts(fig: Figure) -> Iterator[Text]:
     for ax in fig.axes:
         for axis in ax._axis_map.values():
             ticks = axis.get_major_ticks() + axis.get_minor_ticks()
-            drawn = {id(t) for t in axis._update_ticks()}
+            drawn = {id(t) for t in axis._update_ticks()} if axis.get_visible() else set()
             hidden.update(id(label) for t in ticks if id(t) not in drawn
-                          for label in (t.label1, t.label2))
+                          for label in (t.label1, t.label2))  # a twin's hidden x axis too
     for text in fig.findobj(Text):
         if (text.get_visible() and text.get_text().strip() and id(text) not in hidden
                 and text.get_figure() is not None):
@@ -344,6 +393,15 @@ def _texts(fig: Figure) -> Iterator[Text]:
 
 def _is_colorbar(ax: Axes) -> bool:
     return ax.get_label() == "<colorbar>"
+
+
+def _in_a_twins_legend(ax: Axes) -> bool:
+    """A twin axes (``twinx``) whose every line is an entry of its partner's legend."""
+    twins = [a for a in ax.get_shared_x_axes().get_siblings(ax) if a is not ax]
+    entries = {t.get_text() for a in twins if a.get_legend() is not None
+               for t in a.get_legend().get_texts()}
+    labels = [str(line.get_label()) for line in ax.get_lines()]
+    return bool(twins and labels) and all(label in entries for label in labels)
 
 
 def _has_marks(ax: Axes) -> bool:
@@ -362,7 +420,8 @@ def structural_problems(fig: Figure, min_font: float = 8.0) -> list[str]:
         if not (_has_marks(ax) or ax.texts or ax.tables):
             problems.append(f"{name}: empty axes")
         explained = (ax.get_legend() is not None or legend_in_figure or ax.images
-                     or ax.tables or any(a.get_gid() == "legend" for a in ax.texts))
+                     or ax.tables or any(a.get_gid() == "legend" for a in ax.texts)
+                     or _in_a_twins_legend(ax))
         if _has_marks(ax) and not explained:
             problems.append(f"{name}: marks without a legend")
     for text in _texts(fig):
@@ -583,12 +642,22 @@ def palette_problems(fig: Figure) -> list[str]:
 
 
 def heatmap_problems(fig: Figure) -> list[str]:
-    """Heat maps whose colour scale does not span their data (0-100 for cells up to 36)."""
+    """Heat maps whose colour scale does not span their data (0-100 for cells up to 36).
+
+    Panels of one figure that share a colour scale (several raters' rates, compared on one
+    scale) are measured together: the scale spans the data of them all.
+    """
     problems = []
+    images = [image for ax in fig.axes for image in ax.images]
+    shared = {id(image): image.get_clim() for image in images}
+    tops: dict[tuple[float, float], float] = {}
+    for image in images:
+        top = float(np.nanmax(np.asarray(image.get_array(), dtype=float)))
+        clim = shared[id(image)]
+        tops[clim] = max(tops.get(clim, -np.inf), top)
     for ax in fig.axes:
         for image in ax.images:
-            data = np.asarray(image.get_array(), dtype=float)
-            top = float(np.nanmax(data))
+            top = tops[image.get_clim()]
             vmax = image.get_clim()[1]
             if not (top <= vmax + 1e-9 and vmax <= 1.5 * top + 1e-9):
                 problems.append(f"{ax.get_title()!r}: colours up to {vmax:g} for data up to "

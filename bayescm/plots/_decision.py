@@ -20,7 +20,7 @@ from bayescm.core import container as box
 from bayescm.plots._checks import plot_function
 from bayescm.plots._common import hdi_prob_of, some
 from bayescm.plots._layout import new_axes
-from bayescm.plots._legends import legend_aside
+from bayescm.plots._legends import legend_aside, legend_under
 from bayescm.plots._style import palette_color
 
 if TYPE_CHECKING:
@@ -255,5 +255,5 @@ def plot_delta_net_benefit(nb_tree: xr.DataTree, pair: str | None = None,
     ax.set_title(f"Net benefit: {chosen_pair}" if title is None else title)
     if legend:
         handles, labels = ax.get_legend_handles_labels()
-        legend_aside(ax, [*handles, *line], [*labels, str(line[0].get_label())])
+        legend_under(ax, [*handles, *line], [*labels, str(line[0].get_label())])
     return ax

@@ -92,6 +92,7 @@ def plot_rater_rates(idata: xr.DataTree, axes: Any = None, hdi_prob: float | Non
     draws = np.asarray(rates.transpose("rater", "true_class", "rated_class", ...).values,
                        dtype=float).reshape(len(names), k, k, -1)
     image = None
+    room = _cell_room(fig, panels[0], k) if len(panels) else 0.0
     for ax, rater in zip(panels, chosen, strict=True):
         d = draws[names.index(rater)]
         mean = d.mean(axis=-1)
@@ -100,7 +101,10 @@ def plot_rater_rates(idata: xr.DataTree, axes: Any = None, hdi_prob: float | Non
                           gid=f"rates:{rater}")
         for (i, j), m in np.ndenumerate(mean):
             lo, hi = bounds[i, j]
-            text = f"{100 * m:.0f}" if k > 4 else f"{100 * m:.0f}\n[{100 * lo:.0f}, {100 * hi:.0f}]"
+            if room < 2.2:  # the cells of a narrow figure hold no number: the colour tells
+                continue
+            text = (f"{100 * m:.0f}" if k > 4 or room < 4.6
+                    else f"{100 * m:.0f}\n[{100 * lo:.0f}, {100 * hi:.0f}]")
             ax.text(j, i, text, ha="center", va="center", fontsize=pt(MIN_FONT),
                     color="white" if m > 0.6 else "black", gid=f"cell:{rater}:{i},{j}")
         ax.set_xticks(range(k), classes)
@@ -110,9 +114,28 @@ def plot_rater_rates(idata: xr.DataTree, axes: Any = None, hdi_prob: float | Non
         ax.set_title(f"rater {rater}", fontsize=pt(10))
     if image is not None:
         bar = fig.colorbar(image, ax=panels, shrink=0.8)
-        bar.set_label(f"P(rated | true), mean; cells: % [{100 * prob:g} % HDI]",
-                      fontsize=pt(MIN_FONT))
+        cells = ("" if room < 2.2 else "; cells: %" if k > 4 or room < 4.6
+                 else f"; cells: % [{100 * prob:g} % HDI]")
+        bar.set_label(f"P(rated | true), mean{cells}", fontsize=pt(MIN_FONT))
     return fig
+
+
+def _cell_room(fig: Figure, ax: Axes, k: int) -> float:
+    """How many characters of the cells' font fit across one of ``k`` x ``k`` cells.
+
+    Measured on the panel's slot before the layout shrinks it for labels and the colour bar,
+    so a two-thirds share of the slot is counted.
+    """
+    width = ax.get_position().width * float(fig.get_size_inches()[0]) * 72.0 * 2 / 3
+    return width / k / (0.6 * pt(MIN_FONT))
+
+
+def _label_step(ax: Axes, n: int) -> int:
+    """Every how many bars a rotated tick label fits (its font's height apart at least)."""
+    fig = ax.get_figure(root=True)
+    inches = float(fig.get_size_inches()[0]) if fig is not None else 6.4
+    width = ax.get_position().width * inches * 72.0 * 0.85
+    return max(1, int(np.ceil(1.3 * pt(MIN_FONT) / max(width / max(n, 1), 1e-9))))
 
 
 @plot_function(RATERS)
@@ -185,7 +208,8 @@ def plot_item_classes(idata: xr.DataTree, ax: Axes | None = None, *,
         ax.bar(x, mean[:, k], bottom=bottom, width=0.85, color=palette_color(k),
                label=f"class {name}", gid=f"class:{name}")
         bottom += mean[:, k]
-    ax.set_xticks(x, labels, rotation=90, fontsize=pt(MIN_FONT))
+    step = _label_step(ax, len(labels))  # a narrow figure (a journal column): every step-th
+    ax.set_xticks(x[::step], labels[::step], rotation=90, fontsize=pt(MIN_FONT))
     ax.set_xlim(-0.6, len(labels) - 0.4)
     ax.set_ylim(0, 1)
     ax.set_ylabel("P(class | ratings)")
