@@ -27,14 +27,23 @@ from bayescm.metrics.multiclass import MULTICLASS_METRICS
 METRICS = ("acc", "tpr_macro", "f1_macro", "kappa")
 
 
-def simulate(k: int, acc: float, n: int, reps: int, rng: np.random.Generator
+def class_sizes(k: int, per_class: int, imbalance: float = 1.0) -> np.ndarray:
+    """Items per class: from ``per_class`` (the smallest) up to ``imbalance`` times as many."""
+    return np.round(per_class * np.linspace(1.0, imbalance, k)).astype(int)
+
+
+def simulate(k: int, acc: float, sizes: np.ndarray, reps: int, rng: np.random.Generator
              ) -> tuple[np.ndarray, np.ndarray]:
-    """Counts ``(reps, K, K)`` and the true theta ``(K, K)``: n / K items in every class."""
+    """Counts ``(reps, K, K)`` and the true theta ``(K, K)``: ``sizes[i]`` items in class i."""
     rates = np.full((k, k), (1 - acc) / (k - 1))
     np.fill_diagonal(rates, acc)
-    prevalence = np.full(k, 1 / k)
+    prevalence = sizes / sizes.sum()
     theta = prevalence[:, None] * rates
-    counts = rng.multinomial(n // k, rates, size=(reps, k))  # each row: one class's items
+    if np.all(sizes == sizes[0]):  # balanced: the draws of the tables measured before
+        counts = rng.multinomial(sizes[0], rates, size=(reps, k))  # each row: one class's items
+    else:
+        counts = np.stack([rng.multinomial(sizes[i], rates[i], size=reps) for i in range(k)],
+                          axis=1)
     return counts, theta
 
 
@@ -54,9 +63,10 @@ def candidate(name: str, k: int) -> object:
     return rows
 
 
-def coverage(k: int, acc: float, n: int, prior: str, reps: int, seed: int) -> dict[str, float]:
+def coverage(k: int, acc: float, sizes: np.ndarray, prior: str, reps: int, seed: int
+             ) -> dict[str, float]:
     rng = np.random.default_rng(seed)
-    counts, theta = simulate(k, acc, n, reps, rng)
+    counts, theta = simulate(k, acc, sizes, reps, rng)
     truth = {m: float(MULTICLASS_METRICS[m](theta)) for m in METRICS}
     labels = [f"c{i}" for i in range(k)]
     hits = {m: 0 for m in METRICS}
@@ -112,14 +122,17 @@ def main() -> None:
     parser.add_argument("--section", default="multiclass",
                         help="the table file's section to rewrite (small classes: small_classes)")
     parser.add_argument("--no-paired", action="store_true", help="skip the paired rows")
+    parser.add_argument("--imbalance", type=float, default=1.0,
+                        help="largest class over smallest (sizes spaced evenly between)")
     args = parser.parse_args()
     lines = ["| prior | K | N | accuracy | " + " | ".join(METRICS) + " |",
              "|---|---|---|---|" + "---|" * len(METRICS)]
     start = time.time()
     for prior, k, acc, per in itertools.product(args.priors, args.ks, args.accs,
                                                 args.per_class):
-        cov = coverage(k, acc, per * k, prior, args.reps, seed=k * 1000 + per)
-        row = (f"| {prior} | {k} | {per * k} | {acc} | "
+        sizes = class_sizes(k, per, args.imbalance)
+        cov = coverage(k, acc, sizes, prior, args.reps, seed=k * 1000 + per)
+        row = (f"| {prior} | {k} | {sizes.sum()} | {acc} | "
                + " | ".join(f"{cov[m]:.2f}" for m in METRICS) + " |")
         lines.append(row)
         print(row, flush=True)
