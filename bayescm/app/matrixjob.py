@@ -300,5 +300,32 @@ class MatrixResult:
         """
         row = self.informed.iloc[0]
         var = "BM" if self.job.matrix.is_binary else "MCC"
-        return (f"P(informative) = {row['informative']:.4f} ({var} > 0); P(deceptive) = "
-                f"{row['deceptive']:.4f} ({var} < 0, worse than guessing).")
+        sizes = self.idata["posterior"].sizes
+        n = int(sizes["chain"] * sizes["draw"])
+        return (f"{claim('P(informative)', row['informative'], n, f'{var} > 0')}; "
+                f"{claim('P(deceptive)', row['deceptive'], n, f'{var} < 0, worse than guessing')}"
+                ".")
+
+
+def claim(name: str, p: float, n: int, condition: str) -> str:
+    """A probability estimated from ``n`` draws, never printed as a certain 0 or 1.
+
+    When every draw (or none) meets the condition, the estimate is 1 (0) but the posterior
+    probability is only known to lie above ``1 - 3 / n`` (below ``3 / n``): the rule of three,
+    the 95 % bound on a proportion that none of ``n`` trials showed.
+
+    Examples
+    --------
+    >>> from bayescm.app.matrixjob import claim
+    >>> claim("P(informative)", 0.8123, 8000, "BM > 0")
+    'P(informative) = 0.8123 (BM > 0)'
+    >>> claim("P(informative)", 1.0, 8000, "BM > 0")
+    'P(informative) > 0.9996 (BM > 0 in all 8,000 draws)'
+    >>> claim("P(deceptive)", 0.0, 8000, "BM < 0")
+    'P(deceptive) < 0.0004 (BM < 0 in none of 8,000 draws)'
+    """
+    if p >= 1.0:
+        return f"{name} > {1 - 3 / n:.4f} ({condition} in all {n:,} draws)"
+    if p <= 0.0:
+        return f"{name} < {3 / n:.4f} ({condition} in none of {n:,} draws)"
+    return f"{name} = {p:.4f} ({condition})"
