@@ -27,6 +27,7 @@ from bayescm.analyses.items_frequentist import cluster_robust, naive_intervals
 from bayescm.analyses.items_simulation import simulate_log
 from bayescm.core.stats import hdi
 from bayescm.plots._items import observed_pass_at_k
+from bayescm.plots._style import format_probability
 from conftest import synthetic_items_fit
 
 
@@ -79,7 +80,7 @@ def test_differences_label_p_greater_and_draw_the_paired_cr1() -> None:
     for pair, label in zip(pairs, labels, strict=True):
         b, a = pair.split(" - ")
         p = bcm.prob_superior(idata, b, a, metric="accuracy")
-        assert label == f"P(B > A) = {p:.2f}"
+        assert label == f"P(B > A) = {format_probability(p)}"  # never 1.00 from draws
     _, table = cluster_robust(idata)
     np.testing.assert_allclose(_segments(ax, "cr1"), table.loc[pairs, ["lower", "upper"]])
     these = plots.plot_items_differences(idata, items=True)

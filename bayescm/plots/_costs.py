@@ -22,7 +22,7 @@ from bayescm.plots._common import hdi_prob_of
 from bayescm.plots._decision import _band, _chosen_bands, _selected
 from bayescm.plots._layout import new_axes
 from bayescm.plots._legends import legend_aside
-from bayescm.plots._style import palette_color
+from bayescm.plots._style import format_probability, palette_color
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -117,7 +117,7 @@ def plot_cost_curve(cost_tree: xr.DataTree,
                      ("pointwise",), color, name, i == 0)
         below = post["p_below_trivial"].sel(system=name).values
         ax.plot(x, mean, color=color, lw=2, gid=f"mean:{name}",
-                label=f"{name} (P(below trivial) up to {below.max():.2f})")
+                label=f"{name} (P(below trivial) up to {format_probability(below.max())})")
     trivial = _rows(post["trivial_cost"].isel(system=0), over).mean(axis=0)
     ax.plot(x, trivial, color="0.35", lw=1.3, ls="--", gid="trivial",
             label="treat all or treat none (the better)")

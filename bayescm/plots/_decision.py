@@ -21,7 +21,7 @@ from bayescm.plots._checks import plot_function
 from bayescm.plots._common import hdi_prob_of, some
 from bayescm.plots._layout import new_axes
 from bayescm.plots._legends import legend_aside, legend_under
-from bayescm.plots._style import palette_color
+from bayescm.plots._style import format_probability, palette_color
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -160,7 +160,8 @@ def plot_decision_curve(nb_tree: xr.DataTree, system: Hashable | Sequence[Hashab
                      name, i == 0)
         useful = post["p_useful"].sel(system=name).values
         ax.plot(t, mean, color=color, lw=2, gid=f"mean:{name}",
-                label=f"{name} (P(useful) {useful.min():.2f}-{useful.max():.2f})")
+                label=f"{name} (P(useful) {format_probability(useful.min())}-"
+                      f"{format_probability(useful.max())})")
         top = max(top, float(np.nanmax(mean)))
     all_rows = _rows(post["treat_all"])
     all_mean = _band(ax, t, all_rows, prob, tuple(b for b in chosen if b == "pointwise"),

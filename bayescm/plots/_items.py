@@ -32,7 +32,15 @@ from bayescm.plots._common import (
 )
 from bayescm.plots._layout import fit_rows, new_axes, quantity
 from bayescm.plots._legends import legend_under
-from bayescm.plots._style import BLUE, GREEN, ORANGE, VERMILION, palette_color, pt
+from bayescm.plots._style import (
+    BLUE,
+    GREEN,
+    ORANGE,
+    VERMILION,
+    format_probability,
+    palette_color,
+    pt,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -218,7 +226,7 @@ def plot_items_differences(idata: xr.DataTree, ax: Axes | None = None,
     p_greater = (draws > 0).mean(axis=0)
     ax.set_yticks(y, pairs)
     right = ax.secondary_yaxis("right")
-    right.set_yticks(y, [f"P(B > A) = {p:.2f}" for p in p_greater])
+    right.set_yticks(y, [f"P(B > A) = {format_probability(p)}" for p in p_greater])
     right.tick_params(length=0)
     ax.set_ylim(-0.5 - offset, rows - 0.5)
     percent_axis(ax.xaxis, info, points=True)
