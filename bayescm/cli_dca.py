@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -80,7 +79,8 @@ def add_parser(sub: Any) -> None:
                    help="probability of the intervals (default rcParams['stats.hdi_prob'], 0.95)")
     p.add_argument("--format", default="table", choices=["table", "json", "csv"],
                    help="table (default), json or csv")
-    p.add_argument("--plot", metavar="PATH", help="write the decision curve to PATH (PNG)")
+    p.add_argument("--plot", metavar="PATH",
+                   help="write the decision curve to PATH (PNG, PDF, SVG: the suffix decides)")
     p.set_defaults(func=run)
 
 
@@ -160,30 +160,27 @@ def _figure(idata: Any, thresholds: np.ndarray, path: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
     import bayescm as bcm
-    from bayescm.core.files import atomic_write
+    from bayescm.cli_common import save_figure
 
     lo, hi = float(thresholds.min()), float(thresholds.max())
     fine = np.unique(np.concatenate([np.round(np.arange(lo, hi + 1e-9, 0.01), 10), thresholds]))
     ax = bcm.plots.plot_decision_curve(bcm.net_benefit(idata, thresholds=fine))
-    fig = ax.get_figure(root=True)
-    assert fig is not None
-    try:
-        atomic_write(path, partial(fig.savefig, dpi=120, format="png"))
-    finally:
-        plt.close(fig)
+    save_figure(ax.get_figure(root=True), path)  # in the format the suffix names
 
 
 def run(args: argparse.Namespace) -> int:
     """The ``dca`` command: read, fit, print the tables, draw the figure."""
     import bayescm as bcm
     from bayescm.analyses.decision_tables import cost_table, net_benefit_table
+    from bayescm.cli_common import check_figure_path
     from bayescm.core.stats import hdi_prob_for
 
     thresholds = thresholds_of(args)
     costs = _costs(args)
+    if args.plot is not None:
+        check_figure_path(args.plot)  # before the fit, not after
     data = _read(args)
     seed, drawn = seed_for(args.seed)
     say = progress(sys.stderr.isatty())

@@ -88,3 +88,18 @@ def test_bad_data_exit_2_with_one_line(capsys, bad_csv, args, message) -> None:
     code, _, err = run(capsys, "dca", str(bad_csv), *args)
     assert code == 2 and message in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_the_figure_path_is_checked_before_the_fit_and_its_suffix_decides(capsys, tmp_path,
+                                                                          monkeypatch) -> None:
+    def no_fit(*args, **kwargs):  # the path's error must come before any fitting
+        raise AssertionError("fitted before checking --plot")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(bcm, "fit", no_fit)
+        for bad, words in ((tmp_path, "is a folder"), (tmp_path / "f.foo", "not .foo")):
+            code, _, err = run(capsys, "dca", str(DATA), *BOTH, "--plot", str(bad))
+            assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
+    pdf = tmp_path / "curve.pdf"
+    code, _, _ = run(capsys, "dca", str(DATA), *BOTH, "--draws", "50", "--plot", str(pdf))
+    assert code == 0 and pdf.read_bytes()[:5] == b"%PDF-"  # not PNG bytes in a .pdf
