@@ -30,6 +30,18 @@ def test_unknown_name_lists_choices():
         resolve_prior("flatish", "tpr")
 
 
+@pytest.mark.parametrize("text", ["0.9", " 1 ", "0"])
+def test_a_rate_where_a_prior_belongs_is_told_how_to_write_it(text):
+    number = float(text)
+    with pytest.raises(ValueError, match=rf"is a number, not a prior.*bcm\.Fixed\({number:g}\)"
+                                          rf".*fixed = {number:g}.*Beta\.from_mean"):
+        resolve_prior(text, "tpr")
+    # a number outside [0, 1] is no rate: the names only
+    with pytest.raises(ValueError, match="Unknown prior name") as info:
+        resolve_prior("2.5", "tpr")
+    assert "is a number" not in str(info.value)
+
+
 def test_wrong_type():
     with pytest.raises(TypeError, match="create_variable"):
         resolve_prior(3.0, "tnr")

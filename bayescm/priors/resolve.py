@@ -56,10 +56,16 @@ def resolve_prior(prior: Any, parameter: str) -> Any:
         key = prior.strip().lower()
         if key not in PRIOR_NAMES:
             names = ", ".join(sorted(set(PRIOR_NAMES)))
+            number = _number(key)
+            hint = (f" {prior!r} is a number, not a prior: a rate known exactly is "
+                    f"bcm.Fixed({number:g}) (fixed({number:g}) on the command line, "
+                    f"{{fixed = {number:g}}} in a spec's prior table), a rate known roughly a "
+                    "Beta such as "
+                    f"bcm.Beta.from_mean({number:g}, concentration=50)."
+                    if number is not None else did_you_mean(key, PRIOR_NAMES))
             raise ValueError(
                 f"Unknown prior name {prior!r} for {parameter}; use one of {names}, "
-                "or a prior object such as bcm.Beta(a, b)."
-                f"{did_you_mean(key, PRIOR_NAMES)}"
+                f"or a prior object such as bcm.Beta(a, b).{hint}"
             )
         return PRIOR_NAMES[key]()
     if isinstance(prior, PriorSpec):
@@ -148,3 +154,12 @@ def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real") -> Any
         "bayescm prior such as "
         "bcm.priors.Normal(0, 1), bcm.priors.HalfNormal(0.5) or bcm.priors.LKJ(2), a PreliZ "
         f"distribution, or a pymc-extras Prior; got {prior!r}.")
+
+
+def _number(text: str) -> float | None:
+    """``text`` as a finite number in [0, 1] (a rate written where a prior belongs), else None."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if 0.0 <= value <= 1.0 else None
