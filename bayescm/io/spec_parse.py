@@ -13,8 +13,8 @@ from bayescm.errors import CSVFormatError, SpecError
 from bayescm.io.readers import CELL_KEYS, read_matrix_csv, read_table_csv
 from bayescm.priors import from_dict
 
-TOP_KEYS = ("name", "description", "data", "simulate", "planning", "correction", "priors",
-            "options", "outputs", "decisions")
+TOP_KEYS = ("name", "description", "data", "simulate", "planning", "correction", "latent",
+            "priors", "options", "outputs", "decisions")
 SIMULATE_KEYS = ("n", "prevalence", "tpr", "tnr", "size", "seed")
 DATA_FORMS = ("tp", "counts", "csv", "table", "classifiers", "dataset", "scores")
 DATA_KEYS = {
