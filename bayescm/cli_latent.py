@@ -144,9 +144,10 @@ def reported(tree: Any) -> Any:
     Examples
     --------
     >>> from bayescm.cli_latent import reported
-    >>> from bayescm.models.latent_examples import example_tree
-    >>> list(reported(example_tree()).index)[:2]
-    ['prevalence[southern_us]', 'prevalence[ohio]']
+    >>> from bayescm.models.hui_walter import HuiWalterModel
+    >>> from bayescm.models.latent_examples import tree_near_em
+    >>> list(reported(tree_near_em(HuiWalterModel.example_data())).index)[1:3]
+    ['prevalence[ohio]', 'tpr[mantoux]']
     """
     import bayescm as bcm
 

@@ -64,8 +64,8 @@ def csv_frame(path: Any, names: Sequence[str], *, may_be_empty: Sequence[str] = 
     >>> from bayescm.core.latent import csv_frame
     >>> path = Path(tempfile.mkdtemp()) / "t.csv"
     >>> _ = path.write_text("a,b\\n1,0\\n0,\\n")
-    >>> csv_frame(path, ["a", "b"], may_be_empty=["b"])["b"].tolist()
-    ['0', None]
+    >>> csv_frame(path, ["a", "b"], may_be_empty=["b"])["b"].isna().tolist()
+    [False, True]
     """
     import pandas as pd
 

@@ -92,6 +92,11 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     cost_fp = 1                      #   cost_fn, prevalence, calibration = true, figures)
     cost_fn = 4
 
+Instead of ``[data]``, a spec may hold a ``[planning]`` table (a test set to plan,
+:mod:`bayescm.io.spec_planning`), a ``[correction]`` table (a rate behind an imperfect test,
+:mod:`bayescm.io.spec_correction`) or a ``[latent]`` table (tests or raters without a gold
+standard, :mod:`bayescm.io.spec_latent`).
+
 Examples
 --------
 >>> import bayescm as bcm

@@ -264,7 +264,7 @@ def parse_latent(raw: Mapping[str, Any], name: str, source: Any = None) -> Laten
     >>> parse_latent({"latent": {"dataset": "anesthesia", "rating": "score"}}, "x")
     Traceback (most recent call last):
     ...
-    bayescm.errors.SpecError: [latent] dataset = "anesthesia" has its own columns; drop rating.
+    bayescm.errors.SpecError: [latent] dataset = 'anesthesia' has its own columns; drop rating.
     """
     where = _where(source)
     _check_keys(raw, TOP_KEYS, "top level of a latent spec", source)
