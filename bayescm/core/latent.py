@@ -218,6 +218,21 @@ class TestResults:
         TestResults
             The results; an error names the file and the line.
 
+        Raises
+        ------
+        LatentClassFormatError
+            As for :class:`TestResults`, the message naming the file and the line.
+        CSVFormatError
+            A file that breaks the CSV rules of :mod:`bayescm.core.csvtable`, a missing column
+            or a file without rows.
+        TypeError
+            Column names that are not strings.
+
+        See Also
+        --------
+        TestResults : The same from a frame (one row per subject).
+        bayescm.fit : Fits the model.
+
         Examples
         --------
         >>> import tempfile

@@ -132,6 +132,21 @@ class Ratings:
         Ratings
             The ratings; an error names the file and the line.
 
+        Raises
+        ------
+        LatentClassFormatError
+            As for :class:`Ratings`, the message naming the file and the line.
+        CSVFormatError
+            A file that breaks the CSV rules of :mod:`bayescm.core.csvtable`, a missing column
+            or a file without rows.
+        TypeError
+            Column names that are not strings.
+
+        See Also
+        --------
+        Ratings : The same from a frame (one row per rating).
+        bayescm.fit : Fits the model.
+
         Examples
         --------
         >>> import tempfile
