@@ -231,6 +231,26 @@ def test_the_cli_prints_raters_accuracy_as_json(capsys, monkeypatch):
     assert {"accuracy[1]", "kappa[5]", "prevalence[4]"} <= set(report["rows"])
 
 
+def test_an_unidentified_model_is_a_one_line_warning(tmp_path, capsys, monkeypatch):
+    from bayescm.models.hui_walter import HuiWalterModel, check_identifiable
+
+    def checked(data: Any, **kwargs: Any) -> Any:  # the fit's check, then no NUTS
+        priors = HuiWalterModel.from_data(data).resolve_priors(None, kwargs.get("priors", {}))
+        check_identifiable(data, priors)
+        return tree_near_em(data)
+
+    monkeypatch.setattr("bayescm.cli_latent._fit", checked)
+    (tmp_path / "two.csv").write_text("a,b\n" + "1,1\n" * 30 + "0,0\n" * 60 + "1,0\n" * 5
+                                      + "0,1\n" * 5)
+    assert main(["latent", str(tmp_path / "two.csv"), "--tests", "a", "b", "--seed", "1"]) == 0
+    err = capsys.readouterr().err
+    warning = [line for line in err.splitlines() if line.startswith("bayescm: warning:")]
+    assert len(warning) == 1 and "informative" in warning[0]
+    assert main(["latent", str(tmp_path / "two.csv"), "--tests", "a", "b", "--seed", "1",
+                 "--priors", "tpr=beta(90, 10)", "tnr=beta(95, 5)"]) == 0
+    assert "warning" not in capsys.readouterr().err  # informative priors identify it
+
+
 # ----------------------------------------------------------------------------- NUTS
 @pytest.mark.slow
 def test_the_tuberculosis_spec_fit_lies_near_the_maximum_likelihood(tmp_path):
