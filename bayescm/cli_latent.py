@@ -141,6 +141,9 @@ def _fit(data: Any, **kwargs: Any) -> Any:
 def reported(tree: Any) -> Any:
     """The summary rows the command prints: prevalence and each test's or rater's rates.
 
+    The ``observed`` column is left out when no row has a plug-in value (a latent class has
+    none).
+
     Examples
     --------
     >>> from bayescm.cli_latent import reported
@@ -151,7 +154,10 @@ def reported(tree: Any) -> Any:
     """
     import bayescm as bcm
 
-    return bcm.summary(tree, var_names=REPORTED[str(tree.attrs["model"])])
+    table = bcm.summary(tree, var_names=REPORTED[str(tree.attrs["model"])])
+    if "observed" in table and table["observed"].isna().all():  # no plug-in value to show
+        table = table.drop(columns="observed")
+    return table
 
 
 def latent(args: argparse.Namespace) -> int:

@@ -217,7 +217,8 @@ def test_the_cli_prints_tests_rates_and_draws_their_figure(tmp_path, capsys, mon
     assert "1,877 subjects, 2 tests, 2 population(s): Hui-Walter" in out and "seed 5" in out
     for row in ("prevalence[ohio]", "tpr[mantoux]", "tnr[tine]"):
         assert row in out
-    assert "youden" not in out and (tmp_path / "test_rates.png").exists()
+    assert "youden" not in out and "observed" not in out  # no plug-in value of latent rates
+    assert (tmp_path / "test_rates.png").exists()
 
 
 def test_the_cli_prints_raters_accuracy_as_json(capsys, monkeypatch):
