@@ -105,9 +105,16 @@ def _run_correction(spec: Any, path: Path, folder: Path, args: argparse.Namespac
     say = progress(sys.stderr.isatty())
     tree = spec.run(write=False, draws=args.draws, random_seed=seed, progress=say)
     written = spec.write(tree, folder, say)
-    print(f"bayescm run: {spec.name} ({path}): {tree.attrs['model']} ({spec.function}), "
+    model = str(tree.attrs["model"])
+    print(f"bayescm run: {spec.name} ({path}): "
+          f"{model if model == spec.function else f'{model} ({spec.function})'}, "
           f"seed {seed}" + (f" (--seed {seed} repeats this run)" if drawn else ""))
-    print(format_table(bcm.summary(tree)))
+    if kinds is None:
+        print(format_table(bcm.summary(tree)))
+    else:  # a latent fit: prevalence and the tests' or raters' rates (items' classes: files)
+        from bayescm.cli_latent import reported
+
+        print(format_table(reported(tree)))
     print(f"\nwrote {len(written)} file(s) to {folder}{Path('/')}:")
     for kind, file in written.items():
         print(f"  {file.name:<24} {(kinds or CORRECTION_KINDS)[kind]}")

@@ -174,6 +174,7 @@ def test_bayescm_run_reports_a_latent_spec(tmp_path, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "dawid_skene" in out and "seed 3" in out
     assert "item_classes.csv" in out and "each rater's confusion matrix" in out
+    assert "accuracy[5]" in out and "item_class[" not in out  # 214 rows stay in the file
     assert (tmp_path / "rater_rates.png").exists()
 
 
