@@ -87,6 +87,7 @@ def test_a_ratings_csv_with_other_column_names_and_a_missing_rating(tmp_path):
 
 BAD_TABLES = [
     ({"latent": {"tests": ["a", "b"]}}, "takes one of results"),
+    ({"latent": {"results": 3, "tests": ["a", "b"]}}, r"\[latent\] results must be a file"),
     ({"latent": {"results": "x.csv", "ratings": "y.csv"}}, "takes one of results"),
     ({"latent": {"dataset": "anesthesia", "rating": "score"}}, "has its own columns"),
     ({"latent": {"dataset": "eval_log"}}, "dataset must be 'anesthesia'"),
@@ -139,7 +140,7 @@ def test_bad_csv_cells_name_the_file_and_the_line(tmp_path):
     with pytest.raises(SpecError, match="no rows"):
         parse_spec({"latent": {"results": str(tmp_path / "e.csv"), "tests": ["a", "b"]}},
                    name="bad")
-    with pytest.raises(FileNotFoundError, match="no such file"):
+    with pytest.raises(FileNotFoundError, match=r"\[latent\] results: no such file"):
         parse_spec({"latent": {"results": str(tmp_path / "none.csv"), "tests": ["a", "b"]}},
                    name="bad")
 

@@ -331,7 +331,7 @@ def _data(table: Mapping[str, Any], source: Any) -> Any:
         raise SpecError(f"{where}latent.{extra[0]} does not go with {form}; with {form} give "
                         f"{', '.join(allowed)}.")
     base = source.parent if isinstance(source, Path) else Path.cwd()
-    path = _data_path(table[form], base, form, source)
+    path = _data_path(table[form], base, form, source, section="latent")
     try:
         if form == "results":
             tests = table.get("tests")

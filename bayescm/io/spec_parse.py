@@ -299,12 +299,12 @@ def _count(value: Any, key: str, source: Any) -> int:
     return value
 
 
-def _data_path(value: Any, base: Path, key: str, source: Any) -> Path:
+def _data_path(value: Any, base: Path, key: str, source: Any, section: str = "data") -> Path:
     if not isinstance(value, str):
-        raise SpecError(f"{_where(source)}[data] {key} must be a file path string.")
+        raise SpecError(f"{_where(source)}[{section}] {key} must be a file path string.")
     path = Path(value) if Path(value).is_absolute() else base / value
     if not path.exists():  # a folder is the reader's error ("a folder, not a CSV file")
-        raise FileNotFoundError(f"{_where(source)}[data] {key}: no such file {path}")
+        raise FileNotFoundError(f"{_where(source)}[{section}] {key}: no such file {path}")
     return path
 
 
