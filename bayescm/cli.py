@@ -27,6 +27,7 @@ from bayescm import (
     cli_correct,
     cli_dca,
     cli_eval,
+    cli_latent,
     cli_plan,
     cli_roc,
     cli_run,
@@ -257,6 +258,7 @@ def build_parser() -> Parser:
     cli_dca.add_parser(sub)  # dca: decision curves of risks from a CSV file
     cli_eval.add_parser(sub)  # eval: an item-level evaluation log (clusters, attempts)
     cli_correct.add_parser(sub)  # correct: a true prevalence from an imperfect test
+    cli_latent.add_parser(sub)  # latent: tests or raters without a gold standard
     cli_audit.add_parser(sub)  # audit: a population's metrics from a stratified audit
 
     cli_plan.add_parser(sub)  # sample-size: an interval width, a claim, a difference

@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from bayescm.io.runner import write_outputs
     from bayescm.io.spec import load_spec
     from bayescm.io.spec_correction import CorrectionSpec
+    from bayescm.io.spec_latent import FILE_KINDS, LatentSpec
     from bayescm.io.spec_planning import PlanningSpec
 
     path = existing(args.spec, "spec file")
@@ -59,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
         return _run_planning(spec, path, folder, args)
     if isinstance(spec, CorrectionSpec):
         return _run_correction(spec, path, folder, args)
+    if isinstance(spec, LatentSpec):  # the same report: the fit, its summary, its files
+        return _run_correction(spec, path, folder, args, FILE_KINDS)
     seed, drawn = seed_for(args.seed if args.seed is not None else
                            spec.options.get("random_seed"))
     say = progress(sys.stderr.isatty())
@@ -90,8 +93,9 @@ def _run_planning(spec: Any, path: Path, folder: Path, args: argparse.Namespace)
     return 0
 
 
-def _run_correction(spec: Any, path: Path, folder: Path, args: argparse.Namespace) -> int:
-    """``bayescm run`` of a correction spec: the fit, its summary and the figure."""
+def _run_correction(spec: Any, path: Path, folder: Path, args: argparse.Namespace,
+                    kinds: dict[str, str] | None = None) -> int:
+    """``bayescm run`` of a correction (or latent class) spec: the fit, summary and files."""
     import matplotlib
 
     import bayescm as bcm
@@ -101,12 +105,19 @@ def _run_correction(spec: Any, path: Path, folder: Path, args: argparse.Namespac
     say = progress(sys.stderr.isatty())
     tree = spec.run(write=False, draws=args.draws, random_seed=seed, progress=say)
     written = spec.write(tree, folder, say)
-    print(f"bayescm run: {spec.name} ({path}): {tree.attrs['model']} ({spec.function}), "
+    model = str(tree.attrs["model"])
+    print(f"bayescm run: {spec.name} ({path}): "
+          f"{model if model == spec.function else f'{model} ({spec.function})'}, "
           f"seed {seed}" + (f" (--seed {seed} repeats this run)" if drawn else ""))
-    print(format_table(bcm.summary(tree)))
+    if kinds is None:
+        print(format_table(bcm.summary(tree)))
+    else:  # a latent fit: prevalence and the tests' or raters' rates (items' classes: files)
+        from bayescm.cli_latent import reported
+
+        print(format_table(reported(tree)))
     print(f"\nwrote {len(written)} file(s) to {folder}{Path('/')}:")
     for kind, file in written.items():
-        print(f"  {file.name:<24} {CORRECTION_KINDS[kind]}")
+        print(f"  {file.name:<24} {(kinds or CORRECTION_KINDS)[kind]}")
     return 0
 
 

@@ -22,7 +22,7 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
 _BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 _SLOW = re.compile(r"model=\"hierarchical\"|method=\"(?:nuts|binormal|bibeta|calibration)\"|"
                    r"Prior\(|client=|true_shares\(|bcm\.Items\(|TestResults|Ratings\(|"
-                   r"anesthesia\(")
+                   r"anesthesia\(|\[latent\]")
 """Blocks that sample with NUTS (these kinds always do) or start a cluster: the slow run."""
 
 

@@ -95,6 +95,14 @@ def raters() -> Any:
     return example_tree()  # the layout of a Dawid-Skene fit, without NUTS
 
 
+@cache
+def hui_walter_fit() -> Any:
+    from bayescm.models.hui_walter import HuiWalterModel
+    from bayescm.models.latent_examples import tree_near_em
+
+    return tree_near_em(HuiWalterModel.example_data())  # a Hui-Walter fit's layout, no NUTS
+
+
 def _ranks() -> Any:
     return bcm.leaderboard({"a": 0.91, "b": 0.90, "c": 0.89}, n=1000, random_seed=0)
 
@@ -149,6 +157,7 @@ CALLS: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
     "plot_corrected": (plots.plot_corrected, lambda: (_corrected(),)),
     "plot_rater_rates": (plots.plot_rater_rates, lambda: (raters(),)),
     "plot_item_classes": (plots.plot_item_classes, lambda: (raters(),)),
+    "plot_test_rates": (plots.plot_test_rates, lambda: (hui_walter_fit(),)),
 }
 """A call of each public plot function that draws (the cases below spoil one argument)."""
 
@@ -157,7 +166,7 @@ WRONG_KIND = {"plot_paired": binary, "plot_roc": binary, "plot_pr": paired,
               "plot_group_forest": scores, "plot_theta": scores, "plot_items_accuracy": binary,
               "plot_items_differences": scores, "plot_items_ranks": sites,
               "plot_pass_at_k": binary, "plot_corrected": binary, "plot_rater_rates": items,
-              "plot_item_classes": binary}
+              "plot_item_classes": binary, "plot_test_rates": raters}
 """Plots of one kind of result, and a result of another kind."""
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from bayescm.core.arguments import did_you_mean
 from bayescm.errors import LatentClassFormatError
 
-__all__ = ["TestResults", "patterns"]
+__all__ = ["TestResults", "csv_frame", "patterns"]
 
 
 def patterns(n_tests: int) -> np.ndarray:
@@ -49,6 +49,40 @@ def _frame(frame: Any, what: str) -> Any:
     if len(frame) == 0:
         raise LatentClassFormatError(f"{what}: the table has no rows.")
     return frame
+
+
+def csv_frame(path: Any, names: Sequence[str], *, may_be_empty: Sequence[str] = ()) -> Any:
+    """The columns ``names`` of a CSV file as a frame indexed by line (the one CSV reader).
+
+    A cell of a column in ``may_be_empty`` that is empty becomes missing (a rating not given);
+    an empty cell elsewhere is an error naming its line and column.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from bayescm.core.latent import csv_frame
+    >>> path = Path(tempfile.mkdtemp()) / "t.csv"
+    >>> _ = path.write_text("a,b\\n1,0\\n0,\\n")
+    >>> csv_frame(path, ["a", "b"], may_be_empty=["b"])["b"].isna().tolist()
+    [False, True]
+    """
+    import pandas as pd
+
+    from bayescm.core.csvtable import read_csv
+
+    table = read_csv(path).check_header()
+    positions = table.require(list(dict.fromkeys(names)))
+    if not table.body:
+        raise table.error("no rows: give one row per subject (or rating) under the header.",
+                          table.lines[0])
+    columns: dict[str, list[Any]] = {}
+    for name, j in zip(dict.fromkeys(names), positions, strict=True):
+        if name in may_be_empty:
+            columns[name] = [row[j].strip() or None for row in table.body]
+        else:
+            columns[name] = table.texts(name, "a value")
+    return pd.DataFrame(columns, index=pd.Index(table.lines[1:], name="line"))
 
 
 def _need_columns(frame: Any, names: Sequence[str]) -> None:
@@ -166,6 +200,60 @@ class TestResults:
                              minlength=len(pops) * (1 << n_t)).reshape(len(pops), 1 << n_t)
         self._init(counts, [str(t) for t in tests], pops, dependence,
                    {"tests": list(tests), **({"population": population} if population else {})})
+
+    @classmethod
+    def from_csv(cls, path: Any, tests: Sequence[str], population: str | None = None, *,
+                 dependence: Sequence[Sequence[str]] | None = None) -> TestResults:
+        """Test results from a CSV file: one row per subject, a 0/1 column per test.
+
+        Parameters
+        ----------
+        path : str or Path
+            The file, read by :func:`bayescm.core.csvtable.read_csv` (UTF-8, commas).
+        tests, population, dependence
+            As for :class:`TestResults` (column names).
+
+        Returns
+        -------
+        TestResults
+            The results; an error names the file and the line.
+
+        Raises
+        ------
+        LatentClassFormatError
+            As for :class:`TestResults`, the message naming the file and the line.
+        CSVFormatError
+            A file that breaks the CSV rules of :mod:`bayescm.core.csvtable`, a missing column
+            or a file without rows.
+        TypeError
+            Column names that are not strings.
+
+        See Also
+        --------
+        TestResults : The same from a frame (one row per subject).
+        bayescm.fit : Fits the model.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> import bayescm as bcm
+        >>> path = Path(tempfile.mkdtemp()) / "tests.csv"
+        >>> _ = path.write_text("a,b\\n1,1\\n0,0\\n1,0\\n")
+        >>> bcm.TestResults.from_csv(path, tests=["a", "b"]).counts.tolist()
+        [[1, 0, 1, 1]]
+        """
+        if isinstance(tests, str) or not isinstance(tests, Sequence):
+            raise TypeError(f"tests= lists the test columns (at least two), got {tests!r}.")
+        names = [*tests, *([population] if population is not None else [])]
+        for name in names:
+            if not isinstance(name, str):
+                raise TypeError(f"columns are named by strings, got {name!r}.")
+        frame = csv_frame(path, names)
+        try:
+            return cls(frame, tests=tests, population=population, dependence=dependence)
+        except LatentClassFormatError as err:
+            raise LatentClassFormatError(f"{path}, {err}") from None
 
     @classmethod
     def from_counts(cls, counts: Any, tests: Sequence[str],

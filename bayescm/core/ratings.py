@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.latent import _frame, _labels, _need_columns, _row, _whole
+from bayescm.core.latent import _frame, _labels, _need_columns, _row, _whole, csv_frame
 from bayescm.errors import LatentClassFormatError
 
 __all__ = ["Ratings"]
@@ -113,6 +113,58 @@ class Ratings:
         counts.setflags(write=False)
         self._counts, self._items, self._raters, self._classes = counts, items, raters, labels
         self._columns = dict(names)
+
+    @classmethod
+    def from_csv(cls, path: Any, item: str = "item", rater: str = "rater",
+                 rating: str = "rating", *, classes: Sequence[Any] | None = None) -> Ratings:
+        """Ratings from a CSV file in long format: one row per rating.
+
+        Parameters
+        ----------
+        path : str or Path
+            The file, read by :func:`bayescm.core.csvtable.read_csv` (UTF-8, commas). An
+            empty rating cell is a rating not given (the row is dropped).
+        item, rater, rating, classes
+            As for :class:`Ratings`.
+
+        Returns
+        -------
+        Ratings
+            The ratings; an error names the file and the line.
+
+        Raises
+        ------
+        LatentClassFormatError
+            As for :class:`Ratings`, the message naming the file and the line.
+        CSVFormatError
+            A file that breaks the CSV rules of :mod:`bayescm.core.csvtable`, a missing column
+            or a file without rows.
+        TypeError
+            Column names that are not strings.
+
+        See Also
+        --------
+        Ratings : The same from a frame (one row per rating).
+        bayescm.fit : Fits the model.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> import bayescm as bcm
+        >>> path = Path(tempfile.mkdtemp()) / "ratings.csv"
+        >>> _ = path.write_text("item,rater,rating\\n1,a,x\\n1,b,y\\n2,a,y\\n2,b,\\n")
+        >>> bcm.Ratings.from_csv(path).counts.sum(axis=(0, 2)).tolist()
+        [2, 1]
+        """
+        for name in (item, rater, rating):
+            if not isinstance(name, str):
+                raise TypeError(f"columns are named by strings, got {name!r}.")
+        frame = csv_frame(path, [item, rater, rating], may_be_empty=[rating])
+        try:
+            return cls(frame, item=item, rater=rater, rating=rating, classes=classes)
+        except LatentClassFormatError as err:
+            raise LatentClassFormatError(f"{path}, {err}") from None
 
     @classmethod
     def from_counts(cls, counts: Any, items: Sequence[str] | None = None,

@@ -92,6 +92,11 @@ The format, every table optional except ``[data]`` (or ``[simulate]``)::
     cost_fp = 1                      #   cost_fn, prevalence, calibration = true, figures)
     cost_fn = 4
 
+Instead of ``[data]``, a spec may hold a ``[planning]`` table (a test set to plan,
+:mod:`bayescm.io.spec_planning`), a ``[correction]`` table (a rate behind an imperfect test,
+:mod:`bayescm.io.spec_correction`) or a ``[latent]`` table (tests or raters without a gold
+standard, :mod:`bayescm.io.spec_latent`).
+
 Examples
 --------
 >>> import bayescm as bcm
@@ -294,6 +299,16 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
                             "or split it into two specs.")
         _check_name(raw.get("name", name), where)
         return parse_correction(raw, str(raw.get("name", name)), source)  # type: ignore[return-value]
+    if isinstance(raw, Mapping) and "latent" in raw:  # tests or raters, no gold standard
+        from bayescm.io.spec_latent import parse_latent
+
+        analysing = [k for k in ("data", "simulate", "planning", "correction") if k in raw]
+        if analysing:
+            raise SpecError(f"{where}a [latent] spec reads its test results or ratings in "
+                            f"[latent]; this one also has [{analysing[0]}]: split it into two "
+                            "specs.")
+        _check_name(raw.get("name", name), where)
+        return parse_latent(raw, str(raw.get("name", name)), source)  # type: ignore[return-value]
     spec_name = raw.get("name", name)
     _check_name(spec_name, where)
     description = raw.get("description", "")

@@ -13,8 +13,8 @@ from bayescm.errors import CSVFormatError, SpecError
 from bayescm.io.readers import CELL_KEYS, read_matrix_csv, read_table_csv
 from bayescm.priors import from_dict
 
-TOP_KEYS = ("name", "description", "data", "simulate", "planning", "correction", "priors",
-            "options", "outputs", "decisions")
+TOP_KEYS = ("name", "description", "data", "simulate", "planning", "correction", "latent",
+            "priors", "options", "outputs", "decisions")
 SIMULATE_KEYS = ("n", "prevalence", "tpr", "tnr", "size", "seed")
 DATA_FORMS = ("tp", "counts", "csv", "table", "classifiers", "dataset", "scores")
 DATA_KEYS = {
@@ -299,12 +299,12 @@ def _count(value: Any, key: str, source: Any) -> int:
     return value
 
 
-def _data_path(value: Any, base: Path, key: str, source: Any) -> Path:
+def _data_path(value: Any, base: Path, key: str, source: Any, section: str = "data") -> Path:
     if not isinstance(value, str):
-        raise SpecError(f"{_where(source)}[data] {key} must be a file path string.")
+        raise SpecError(f"{_where(source)}[{section}] {key} must be a file path string.")
     path = Path(value) if Path(value).is_absolute() else base / value
     if not path.exists():  # a folder is the reader's error ("a folder, not a CSV file")
-        raise FileNotFoundError(f"{_where(source)}[data] {key}: no such file {path}")
+        raise FileNotFoundError(f"{_where(source)}[{section}] {key}: no such file {path}")
     return path
 
 

@@ -50,7 +50,8 @@ Derived = dict[str, tuple[tuple[str, ...], np.ndarray]]
 ANALYSES = ("summary", "with_prevalence", "posterior_predictive", "prior_predictive",
             "prob_superior", "rank_probabilities", "informedness", "refit", "curve_bands",
             "sroc_regions", "group_gaps", "paired_comparison", "theta", "item_level",
-            "net_benefit", "expected_cost", "cost_curve", "corrected", "rater_rates")
+            "net_benefit", "expected_cost", "cost_curve", "corrected", "rater_rates",
+            "test_rates")
 """The analyses a kind can declare (``ModelKind.analyses``); any other raises a ValueError
 naming the kind (:func:`bayescm.models.registry.require`). ``curve_bands``: whole curves per
 draw (scores); ``sroc_regions``: a population of groups with a summary ROC (a hierarchical
@@ -61,7 +62,9 @@ accuracy forest with the naive and CR1 intervals, paired differences, pass@k);
 ``net_benefit`` and ``expected_cost``: rates at thresholds per draw (scores, or binary
 matrices keyed by threshold) and TPR, TNR and prevalence (decisions); ``corrected``: an
 apparent rate beside the true rate behind it (an imperfect test or judge); ``rater_rates``:
-raters' confusion matrices and items' latent classes (a Dawid-Skene fit: its two figures)."""
+raters' confusion matrices and items' latent classes (a Dawid-Skene fit: its two figures);
+``test_rates``: tests' TPR and TNR and populations' prevalences without a gold standard (a
+Hui-Walter fit: its figure)."""
 DEFAULT_ANALYSES = frozenset(("summary", "with_prevalence", "posterior_predictive",
                               "prior_predictive", "prob_superior", "rank_probabilities",
                               "informedness", "refit", "theta"))

@@ -145,8 +145,8 @@ class HuiWalterModel(ModelKind):
     parameters = (Parameter("prevalence", ("population",), _LONG["prevalence"]),
                   Parameter("tpr", ("test",), _LONG["tpr"]),
                   Parameter("tnr", ("test",), _LONG["tnr"]))
-    analyses = frozenset({"summary"})
-    figures = ()
+    analyses = frozenset({"summary", "test_rates"})
+    figures = ("test_rates",)
     metric_family = "latent"
     catalogue = LATENT_METRICS
 

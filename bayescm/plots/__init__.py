@@ -42,6 +42,7 @@ plot_items_ranks         P(rank) of systems evaluated item by item
 plot_pass_at_k           pass@k and "all k succeed" of each system against k
 plot_rater_rates         each rater's confusion matrix (Dawid-Skene) as heatmaps
 plot_item_classes        each item's posterior class probabilities (Dawid-Skene)
+plot_test_rates          prevalence, each test's TPR and TNR (Hui-Walter)
 =======================  =======================================================  ===========
 
 Building blocks for figures of your own, the ones the command line, the spec runner and the
@@ -68,7 +69,7 @@ from bayescm.plots._items import (
     plot_items_ranks,
     plot_pass_at_k,
 )
-from bayescm.plots._latent import plot_item_classes, plot_rater_rates
+from bayescm.plots._latent import plot_item_classes, plot_rater_rates, plot_test_rates
 from bayescm.plots._legends import legend_clear
 from bayescm.plots._matrix import plot_theta
 from bayescm.plots._metric import MAX_OVERLAY, plot_metric
@@ -123,5 +124,6 @@ __all__ = [
     "plot_sample_size",
     "plot_sroc",
     "plot_stopping",
+    "plot_test_rates",
     "plot_theta",
 ]

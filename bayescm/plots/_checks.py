@@ -266,6 +266,9 @@ ITEMS = Needs("item_level", "an item-level evaluation fit",
 RATERS = Needs("rater_rates", "a Dawid-Skene fit of raters",
                "Fit ratings without a gold standard: bcm.fit(bcm.Ratings(frame, item=..., "
                "rater=..., rating=...)).")
+TESTS = Needs("test_rates", "a Hui-Walter fit of tests without a gold standard",
+              "Fit test results without a gold standard: bcm.fit(bcm.TestResults(frame, "
+              "tests=[...], population=...)).")
 THETA = Needs("theta", "the confusion probability matrix of a binary or "
               "multiclass fit", "Fit a confusion matrix: bcm.fit(bcm.ConfusionMatrix(...)).",
               variable="theta")

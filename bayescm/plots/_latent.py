@@ -1,4 +1,7 @@
-"""Figures of a Dawid-Skene fit: each rater's confusion matrix, each item's latent class.
+"""Figures of latent class fits: tests' rates (Hui-Walter), raters and items (Dawid-Skene).
+
+* :func:`plot_test_rates`: each population's prevalence and each test's TPR and TNR, the
+  posterior mean with its HDI (a Hui-Walter fit);
 
 * :func:`plot_rater_rates`: a grid of heatmaps, one per rater, of the posterior mean of
   P(rated class | true class) with each cell's HDI;
@@ -16,7 +19,7 @@ import xarray as xr
 
 from bayescm.core import container as box
 from bayescm.core.stats import hdi
-from bayescm.plots._checks import RATERS, plot_function
+from bayescm.plots._checks import RATERS, TESTS, plot_function
 from bayescm.plots._common import hdi_prob_of
 from bayescm.plots._layout import new_axes
 from bayescm.plots._legends import legend_under
@@ -27,7 +30,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["plot_item_classes", "plot_rater_rates"]
+__all__ = ["plot_item_classes", "plot_rater_rates", "plot_test_rates"]
 
 
 @plot_function(RATERS)
@@ -217,4 +220,74 @@ def plot_item_classes(idata: xr.DataTree, ax: Axes | None = None, *,
     ax.spines[["top", "right"]].set_visible(False)
     ax.set_title("Latent class of each item", fontsize=pt(11))
     legend_under(ax)
+    return ax
+
+
+@plot_function(TESTS)
+def plot_test_rates(idata: xr.DataTree, ax: Axes | None = None, hdi_prob: float | None = None,
+                    *, figsize: tuple[float, float] | None = None) -> Axes:
+    """Each population's prevalence and each test's TPR and TNR, with their HDIs.
+
+    One row per quantity (the posterior mean as a dot, the HDI as a line); the rows of a
+    parameter share its colour. The tests' rates are estimated without a gold standard
+    (Hui-Walter), so their width shows what the data and priors leave open.
+
+    Parameters
+    ----------
+    idata : xarray.DataTree
+        A Hui-Walter fit (``bcm.fit(bcm.TestResults(...))``).
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; default a new figure.
+    hdi_prob : float, optional
+        Interval probability; default the fit's, else ``rcParams["stats.hdi_prob"]``.
+    figsize : tuple of float, optional
+        Size of a new figure in inches (not with ``ax``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on.
+
+    Raises
+    ------
+    ValueError
+        A result that is not a Hui-Walter fit.
+
+    See Also
+    --------
+    bayescm.TestResults : The test results behind the fit.
+
+    Examples
+    --------
+    >>> from bayescm.plots import plot_test_rates
+    >>> from bayescm.models.hui_walter import HuiWalterModel
+    >>> from bayescm.models.latent_examples import tree_near_em
+    >>> ax = plot_test_rates(tree_near_em(HuiWalterModel.example_data()))
+    >>> [t.get_text() for t in ax.get_yticklabels()][:3]
+    ['prevalence (southern_us)', 'prevalence (ohio)', 'TPR (mantoux)']
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    post = box.get_group(idata, "posterior")
+    prob = hdi_prob_of(idata, hdi_prob)
+    rows: list[tuple[str, int, np.ndarray]] = []
+    for k, (name, label) in enumerate((("prevalence", "prevalence"), ("tpr", "TPR"),
+                                        ("tnr", "TNR"))):
+        da = post[name]
+        dim = da.dims[-1]
+        draws = np.asarray(da.transpose(dim, ...).values, dtype=float).reshape(da.sizes[dim], -1)
+        rows.extend((f"{label} ({v})", k, d) for v, d in zip(da[dim].values, draws, strict=True))
+    values = np.stack([d for _, _, d in rows])
+    mean = values.mean(axis=1)
+    bounds = hdi(values, prob)
+    ax = new_axes(ax, figsize, default=(6.0, 1.0 + 0.32 * len(rows)))
+    y = np.arange(len(rows))
+    for j, (label, k, _) in enumerate(rows):
+        ax.plot(bounds[j], [y[j], y[j]], color=palette_color(k), lw=2, gid=f"hdi:{label}")
+        ax.plot(mean[j], y[j], "o", color=palette_color(k), gid=f"mean:{label}")
+    ax.set_yticks(y, [label for label, _, _ in rows])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel(f"posterior mean and {100 * prob:g} % HDI")
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.set_title("Tests without a gold standard", fontsize=pt(11))
     return ax
