@@ -30,6 +30,7 @@ from bayescm import (
     cli_plan,
     cli_roc,
     cli_run,
+    cli_runs,
 )
 from bayescm._version import __version__
 from bayescm.cli_common import (
@@ -258,6 +259,7 @@ def build_parser() -> Parser:
     cli_eval.add_parser(sub)  # eval: an item-level evaluation log (clusters, attempts)
     cli_correct.add_parser(sub)  # correct: a true prevalence from an imperfect test
     cli_audit.add_parser(sub)  # audit: a population's metrics from a stratified audit
+    cli_runs.add_parser(sub)  # runs: folds, seeds or runs; two procedures on the same runs
 
     cli_plan.add_parser(sub)  # sample-size: an interval width, a claim, a difference
 
