@@ -31,6 +31,7 @@ from bayescm import (
     cli_plan,
     cli_roc,
     cli_run,
+    cli_runs,
 )
 from bayescm._version import __version__
 from bayescm.cli_common import (
@@ -260,6 +261,7 @@ def build_parser() -> Parser:
     cli_correct.add_parser(sub)  # correct: a true prevalence from an imperfect test
     cli_latent.add_parser(sub)  # latent: tests or raters without a gold standard
     cli_audit.add_parser(sub)  # audit: a population's metrics from a stratified audit
+    cli_runs.add_parser(sub)  # runs: folds, seeds or runs; two procedures on the same runs
 
     cli_plan.add_parser(sub)  # sample-size: an interval width, a claim, a difference
 

@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from bayescm.io.spec_correction import CorrectionSpec
     from bayescm.io.spec_latent import FILE_KINDS, LatentSpec
     from bayescm.io.spec_planning import PlanningSpec
+    from bayescm.io.spec_runs import RunsComparisonSpec
 
     path = existing(args.spec, "spec file")
     spec = load_spec(path)
@@ -62,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
         return _run_correction(spec, path, folder, args)
     if isinstance(spec, LatentSpec):  # the same report: the fit, its summary, its files
         return _run_correction(spec, path, folder, args, FILE_KINDS)
+    if isinstance(spec, RunsComparisonSpec):
+        return _run_comparison(spec, path, folder, args)
     seed, drawn = seed_for(args.seed if args.seed is not None else
                            spec.options.get("random_seed"))
     say = progress(sys.stderr.isatty())
@@ -118,6 +121,28 @@ def _run_correction(spec: Any, path: Path, folder: Path, args: argparse.Namespac
     print(f"\nwrote {len(written)} file(s) to {folder}{Path('/')}:")
     for kind, file in written.items():
         print(f"  {file.name:<24} {(kinds or CORRECTION_KINDS)[kind]}")
+    return 0
+
+
+def _run_comparison(spec: Any, path: Path, folder: Path, args: argparse.Namespace) -> int:
+    """``bayescm run`` of two procedures on the same runs: both fits and their differences."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    seed, drawn = seed_for(args.seed if args.seed is not None else
+                           spec.options.get("random_seed"))
+    trees = spec.run(folder, draws=args.draws, random_seed=seed,
+                     progress=progress(sys.stderr.isatty()))
+    a, b = spec.procedures
+    runs = next(iter(spec.procedures.values())).data
+    print(f"bayescm run: {spec.name} ({path}): {a} against {b} on the same {len(runs)} "
+          f"{spec.options['group']}s; {spec.options['model']} model, seed {seed}"
+          + (f" (drawn: --seed {seed} repeats this run)" if drawn else ""))
+    print(f"\ndifference A - B ({a} - {b}), run by run:")
+    print(format_table(spec.comparison(trees)))
+    compare = " and compare.csv (the differences)" if "compare" in spec.tables else ""
+    print(f"\nwrote {a}{Path('/')} and {b}{Path('/')} (each procedure's result tree, summary "
+          f"and figures){compare} to {folder}{Path('/')}")
     return 0
 
 

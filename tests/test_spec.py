@@ -17,15 +17,17 @@ from bayescm.errors import SpecError
 from bayescm.io.spec import load_spec, parse_spec
 
 MODELS = sorted((Path(__file__).resolve().parents[1] / "models").glob("*.toml"))
-ANALYSES = [p for p in MODELS if "\n[planning]" not in p.read_text()]
-"""The specs that analyse data (tests/test_spec_planning.py runs those that plan)."""
+ANALYSES = [p for p in MODELS if "\n[planning]" not in p.read_text()
+            and "\n[data.runs." not in p.read_text()]
+"""The specs that analyse data (tests/test_spec_planning.py runs those that plan,
+tests/test_spec_runs.py those that compare two procedures on the same runs)."""
 
 
 def test_catalogue_is_complete():
     names = {p.stem for p in MODELS}
     assert {"cocaine_purity", "literature_table_s1", "simulated_classifier", "wordle",
             "screening_scores", "auditc_meta", "eval_log", "sensitivity_study",
-            "dcurves_binary"} <= names
+            "dcurves_binary", "cv_three_class_procedures"} <= names
 
 
 SLOW_SPECS = {"auditc_meta", "eval_log", "wordle", "literature_table_s1", "dcurves_binary",

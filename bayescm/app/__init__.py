@@ -23,6 +23,7 @@ prior_widgets     the prior fields
 matrix_tab        the "Confusion matrix" tab
 planning_tab      the "Sample size" tab
 compare_tab       the "Compare two classifiers" tab
+runs_form         its second form: folds, seeds or runs of one procedure, or two compared
 scores_tab        the "Scores and ROC" tab
 items_tab         the "Evaluation log" tab
 correct_tab       the "Imperfect labels" tab: a true prevalence behind an apparent count

@@ -25,6 +25,7 @@ from bayescm.app.decision_tab import DecisionTab
 from bayescm.app.items_tab import ItemsTab
 from bayescm.app.matrix_tab import MatrixTab
 from bayescm.app.planning_tab import PlanningTab
+from bayescm.app.runs_form import RunsForm
 from bayescm.app.scores_tab import ScoresTab
 
 __all__ = ["CITATION", "HOW_TO_READ", "TITLE", "AppPage", "create_app", "create_page"]
@@ -76,6 +77,8 @@ class AppPage:
         The imperfect-labels tab's first form (the true prevalence behind an apparent count).
     audit : AuditForm
         Its second form (a population's metrics from a stratified audit).
+    runs : RunsForm
+        The comparison tab's second form (folds, seeds or runs of one or two procedures).
     """
 
     view: Any
@@ -88,6 +91,7 @@ class AppPage:
     correct: CorrectTab
     audit: AuditForm
     decisions: DecisionTab
+    runs: RunsForm
 
 
 def create_page(autorun: bool = True) -> AppPage:
@@ -104,13 +108,14 @@ def create_page(autorun: bool = True) -> AppPage:
 
     matrix, planning, compare, scores = MatrixTab(), PlanningTab(), CompareTab(), ScoresTab()
     items, claims, correct, audit = ItemsTab(), ClaimForm(), CorrectTab(), AuditForm()
-    decisions = DecisionTab()
+    decisions, runs = DecisionTab(), RunsForm()
     sizes = pn.Column(planning.view, pn.layout.Divider(), claims.view,
                       sizing_mode="stretch_width")
     labels = pn.Column(correct.view, pn.layout.Divider(), audit.view,
                        sizing_mode="stretch_width")
+    pairs = pn.Column(compare.view, pn.layout.Divider(), runs.view, sizing_mode="stretch_width")
     tabs = pn.Tabs(("Confusion matrix", matrix.view), ("Sample size", sizes),
-                   ("Compare two classifiers", compare.view), ("Scores and ROC", scores.view),
+                   ("Compare two classifiers", pairs), ("Scores and ROC", scores.view),
                    ("Decision curves", decisions.view), ("Evaluation log", items.view),
                    ("Imperfect labels", labels),
                    dynamic=False,
@@ -136,7 +141,7 @@ def create_page(autorun: bool = True) -> AppPage:
 
         pn.state.onload(first_run)
     return AppPage(view, matrix, planning, compare, scores, items, claims, correct, audit,
-                   decisions)
+                   decisions, runs)
 
 
 def create_app() -> Any:

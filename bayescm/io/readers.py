@@ -17,7 +17,7 @@ from bayescm.core.csvtable import CSVTable, read_csv
 from bayescm.core.itemwise import default_positive
 
 __all__ = ["CELL_KEYS", "audit_from_table", "batch_from_table", "matrix_from_table",
-           "read_audit_csv", "read_matrix_csv", "read_table_csv"]
+           "read_audit_csv", "read_matrix_csv", "read_table_csv", "runs_from_table"]
 
 CELL_KEYS = ("tp", "fn", "tn", "fp")
 """Cell columns of a table with one binary matrix per row."""
@@ -264,3 +264,94 @@ def audit_from_table(table: CSVTable) -> Any:
         return StratifiedSample(matrices, sizes)
     except ValueError as err:
         raise ValueError(f"{table.source}: {err}") from None
+
+
+def runs_from_table(table: CSVTable, *, run: str = "run", true: str = "true",
+                    predicted: str = "predicted", count: str = "count",
+                    procedure: str | None = None, labels: list[str] | None = None,
+                    positive: str | None = None) -> dict[str, dict[str, ConfusionMatrix]]:
+    """The matrices of runs from a long table: one row per (run, true class, predicted class).
+
+    Each row gives a cell's ``count``; a cell without a row is 0. The classes are ``labels``
+    (in that order) or those of the table in the order they appear (``positive`` first, for
+    binary matrices). With ``procedure`` (a column naming two procedures on the same runs) the
+    result has one entry per procedure in the order they appear, else one entry ``""``.
+
+    Raises
+    ------
+    CSVFormatError
+        A missing column, an empty cell, a count that is not a whole number, a repeated cell
+        (the same procedure, run, true and predicted class twice), a class not in ``labels``.
+    ValueError
+        Fewer than two runs, procedures other than two, or procedures on different runs.
+
+    Examples
+    --------
+    >>> from bayescm.core.csvtable import parse_csv
+    >>> from bayescm.io.readers import runs_from_table
+    >>> text = "run,true,predicted,count\\nf1,a,a,8\\nf1,a,b,2\\nf1,b,b,9\\nf2,a,a,7\\nf2,b,a,1\\n"
+    >>> runs = runs_from_table(parse_csv(text))[""]
+    >>> list(runs), runs["f2"].counts.tolist()
+    (['f1', 'f2'], [[7, 0], [1, 0]])
+    """
+    import numpy as np
+
+    table.check_header()
+    names = [run, true, predicted, count, *([procedure] if procedure else [])]
+    table.require(names, "A table of runs has one row per (run, true class, predicted class) "
+                         "with its count.")
+    runs, trues, preds = (table.texts(c, f"a {w}") for c, w in
+                          ((run, "run name"), (true, "class"), (predicted, "class")))
+    counts = np.asarray(table.counts(count), dtype=np.int64)
+    procs = table.texts(procedure, "a procedure name") if procedure else [""] * len(runs)
+    seen = list(dict.fromkeys([*trues, *preds]))
+    if labels is None:
+        labels = ([positive] + [c for c in seen if c != positive]
+                  if positive is not None and positive in seen else seen)
+    if positive is None and len(labels) == 2:  # two classes: binary runs
+        found = default_positive(labels)
+        positive = labels[0] if found is None else str(found)
+    index = {c: i for i, c in enumerate(labels)}
+    unknown = [(i, c) for i, c in enumerate(seen) if c not in index]
+    if unknown:
+        c = unknown[0][1]
+        where = next(i for i, (t, p) in enumerate(zip(trues, preds, strict=True))
+                     if c in (t, p))
+        raise table.error(f"the class {c!r} is not one of the labels {labels}.",
+                          table.lines[where + 1], true if trues[where] == c else predicted)
+    keys = list(zip(procs, runs, trues, preds, strict=True))
+    first: dict[tuple[str, ...], int] = {}
+    for i, key in enumerate(keys):
+        if key in first:
+            raise table.error(f"the cell ({', '.join(k for k in key if k)}) is given twice (also "
+                              f"on line {table.lines[first[key] + 1]}); give each cell once.",
+                              table.lines[i + 1], count)
+        first[key] = i
+    groups = list(dict.fromkeys(procs))
+    if procedure and len(groups) != 2:
+        raise ValueError(f"{table.source}: the column {procedure!r} names {len(groups)} "
+                         f"procedure(s) ({', '.join(groups)}); compare two.")
+    out = {}
+    k = len(labels)
+    t = np.array([index[c] for c in trues], dtype=np.int64)
+    p = np.array([index[c] for c in preds], dtype=np.int64)
+    for g in groups:
+        mine = np.array([x == g for x in procs])
+        names_g = list(dict.fromkeys(np.asarray(runs, dtype=object)[mine]))
+        pos = {n: j for j, n in enumerate(names_g)}
+        r = np.array([pos[x] for x, m in zip(runs, mine, strict=True) if m], dtype=np.int64)
+        cells = np.zeros((len(names_g), k, k), dtype=np.int64)
+        np.add.at(cells, (r, t[mine], p[mine]), counts[mine])
+        out[g] = {str(n): ConfusionMatrix(cells[j], labels=labels, positive=positive)
+                  for j, n in enumerate(names_g)}
+        if len(out[g]) < 2:
+            what = f"the procedure {g!r} has" if g else "the table has"
+            raise ValueError(f"{table.source}: {what} one run ({names_g[0]}); pooling runs needs "
+                             "at least two.")
+    if procedure:
+        (a, ra), (b, rb) = out.items()
+        if sorted(ra) != sorted(rb):
+            raise ValueError(f"{table.source}: the procedures {a!r} and {b!r} cover different "
+                             f"runs ({', '.join(ra)} against {', '.join(rb)}); compare them on "
+                             "the same runs.")
+    return out

@@ -200,7 +200,8 @@ def pooled_figure(idata: xr.DataTree, kind: str, metrics: Sequence[str] | None =
     """A figure of a fit that pools groups: ``"group_forest"``, ``"forest"`` or ``"sroc"``.
 
     ``"group_forest"`` is the :func:`~bayescm.plots.plot_group_forest` panels of TPR and TNR
-    side by side (groups, pooled and new-group rows); ``"forest"`` a group-forest panel per
+    side by side (groups, pooled and new-group rows; of multiclass runs, which have a TPR
+    per class, the panels of ``"forest"``); ``"forest"`` a group-forest panel per
     metric (default see :func:`figure_metrics`); ``"sroc"`` is
     :func:`~bayescm.plots.plot_sroc`, for the kinds that declare a summary ROC (the
     hierarchical model). Any kind that declares ``pooled_groups`` is drawn, a user's own too.
@@ -226,8 +227,11 @@ def pooled_figure(idata: xr.DataTree, kind: str, metrics: Sequence[str] | None =
         fig = plots.plot_sroc(idata, hdi_prob=hdi_prob).get_figure(root=True)
         assert fig is not None  # the plots draw on pyplot figures
         return fig
-    if kind == "group_forest":
-        return plots.plot_group_forest(idata, ["tpr", "tnr"], hdi_prob=hdi_prob)
+    if kind == "group_forest":  # TPR and TNR of binary runs; multiclass: the metrics' forest
+        post = box.get_group(idata, "posterior")
+        binary = "tpr" in post and "class" not in post["tpr"].dims
+        names = ["tpr", "tnr"] if binary else figure_metrics(idata, metrics)
+        return plots.plot_group_forest(idata, names, hdi_prob=hdi_prob)
     if kind == "forest":
         return plots.plot_group_forest(idata, figure_metrics(idata, metrics), hdi_prob=hdi_prob)
     raise ValueError(f"A fit that pools groups has the figures {', '.join(fitted.figures)} and "

@@ -160,6 +160,7 @@ from bayescm.io.spec_parse import (
     check_scores_spec,
     figure_format,
 )
+from bayescm.io.spec_runs import is_runs_data, parse_runs_spec
 from bayescm.io.spec_strata import (
     is_strata_data,
     parse_strata_data,
@@ -323,6 +324,10 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
     base = source.parent if source is not None else Path.cwd()
     if "data" in raw and is_strata_data(raw["data"]):
         return _strata_spec(raw, spec_name, description, source)
+    if "data" in raw and is_runs_data(raw["data"]):  # folds or runs, maybe two procedures
+        return parse_runs_spec(raw, spec_name, source,  # type: ignore[return-value]
+                               lambda r, d: _analysis_spec(r, d, str(r.get("name", spec_name)),
+                                                         description, source))
     data: ConfusionMatrix | Scores | Items | dict[str, Any]
     if "simulate" in raw:
         data = _parse_simulate(raw["simulate"], source)
@@ -330,6 +335,13 @@ def parse_spec(raw: Mapping[str, Any], name: str | None = None, source: Path | N
         data = parse_items_data(raw["data"], base, source)
     else:
         data = _parse_data(raw["data"], base, source)
+    return _analysis_spec(raw, data, spec_name, description, source)
+
+
+def _analysis_spec(raw: Mapping[str, Any], data: Any, spec_name: str, description: str,
+                   source: Path | None) -> AnalysisSpec:
+    """The spec of parsed data: its options, priors and outputs checked."""
+    where = _where(source)
     items = isinstance(data, Items)
     if items:  # an evaluation log (a file or dataset = "eval_log"): its own options and priors
         check_items_options(raw.get("options", {}), source)
