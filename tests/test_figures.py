@@ -148,6 +148,14 @@ def raters() -> Any:
     return example_tree()  # the layout of a Dawid-Skene fit, without NUTS
 
 
+@cache
+def tests() -> Any:
+    from bayescm.models.hui_walter import HuiWalterModel
+    from bayescm.models.latent_examples import tree_near_em
+
+    return tree_near_em(HuiWalterModel.example_data())  # a Hui-Walter fit's layout, no NUTS
+
+
 # --------------------------------------------------------------------------- the cases
 
 def _ax(draw: Callable[..., Any]) -> Callable[[], Figure]:
@@ -334,6 +342,7 @@ CASES: dict[str, Callable[[], Figure]] = {
     "corrected_prevalence": _ax(lambda: plots.plot_corrected(corrected())),
     "latent_rater_rates": lambda: plots.plot_rater_rates(raters()),
     "latent_item_classes": _ax(lambda: plots.plot_item_classes(raters())),
+    "latent_test_rates": _ax(lambda: plots.plot_test_rates(tests())),
 }
 
 SIZES = {"binary_metric_column": (3.5, 2.6), "binary_grid_slide": (10, 5.6)}

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import xarray as xr
+from matplotlib.lines import Line2D
 
 from bayescm.core import container as box
 from bayescm.core.stats import hdi
@@ -287,7 +288,11 @@ def plot_test_rates(idata: xr.DataTree, ax: Axes | None = None, hdi_prob: float 
     ax.set_yticks(y, [label for label, _, _ in rows])
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
-    ax.set_xlabel(f"posterior mean and {100 * prob:g} % HDI")
+    ax.set_xlabel("probability")
     ax.spines[["top", "right"]].set_visible(False)
     ax.set_title("Tests without a gold standard", fontsize=pt(11))
+    grey = "0.35"  # the marks' meaning; the colours tell prevalence, TPR and TNR apart
+    legend_under(ax, [Line2D([], [], color=grey, marker="o", ls="none"),
+                      Line2D([], [], color=grey, lw=2)],
+                 ["posterior mean", f"{100 * prob:g} % HDI"], ncols=2)
     return ax
