@@ -149,7 +149,7 @@ def raters() -> Any:
 
 
 @cache
-def tests() -> Any:
+def hui_walter() -> Any:
     from bayescm.models.hui_walter import HuiWalterModel
     from bayescm.models.latent_examples import tree_near_em
 
@@ -342,7 +342,7 @@ CASES: dict[str, Callable[[], Figure]] = {
     "corrected_prevalence": _ax(lambda: plots.plot_corrected(corrected())),
     "latent_rater_rates": lambda: plots.plot_rater_rates(raters()),
     "latent_item_classes": _ax(lambda: plots.plot_item_classes(raters())),
-    "latent_test_rates": _ax(lambda: plots.plot_test_rates(tests())),
+    "latent_test_rates": _ax(lambda: plots.plot_test_rates(hui_walter())),
 }
 
 SIZES = {"binary_metric_column": (3.5, 2.6), "binary_grid_slide": (10, 5.6)}
