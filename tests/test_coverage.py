@@ -21,13 +21,13 @@ pytestmark = [pytest.mark.slow,
 
 @pytest.mark.parametrize(("k", "acc"), [(2, 0.6), (2, 0.95), (5, 0.8), (20, 0.6), (20, 0.95)])
 def test_default_multiclass_prior_covers(k, acc):
-    cov = grid.coverage(k, acc, 20 * k, "default", reps=200, seed=k * 1000 + 20)
+    cov = grid.coverage(k, acc, grid.class_sizes(k, 20), "default", reps=200, seed=k * 1000 + 20)
     for metric, value in cov.items():
         assert 0.865 <= value <= 0.99, (k, acc, metric, value)
 
 
 def test_flat_dirichlet_fails_where_the_issue_found_it():
-    cov = grid.coverage(10, 0.95, 200, "flat", reps=100, seed=1)
+    cov = grid.coverage(10, 0.95, grid.class_sizes(10, 20), "flat", reps=100, seed=1)
     assert cov["acc"] < 0.2  # the reason the default changed
 
 
