@@ -55,7 +55,9 @@ slow checks, so the default test run stays free of NUTS fits."""
 
 SECONDS = {"bayescm.app.layout.create_page", "bayescm.app.compare_tab.CompareTab",
            "bayescm.app.server.serve", "bayescm.accessor.BayescmAccessor.save",
-           "bayescm.app.planning_tab.PlanJob"}
+           "bayescm.app.planning_tab.PlanJob", "bayescm.app.matrix_tab.MatrixTab",
+           "bayescm.app.matrixjob.MatrixJob", "bayescm.app.matrixjob.MatrixResult.sentence",
+           "bayescm.cli_roc.write_figures"}
 """Doctests without NUTS that still take 1-2 s each (a whole app page, a comparison tab that
 fits, netCDF writes): they run with the slow checks too, so the default run stays under two
 minutes."""

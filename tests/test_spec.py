@@ -31,14 +31,14 @@ def test_catalogue_is_complete():
 
 
 SLOW_SPECS = {"auditc_meta", "eval_log", "wordle", "literature_table_s1", "dcurves_binary",
-              "screening_scores", "simulated_classifier", "tuberculosis_tests",
+              "screening_scores", "simulated_classifier", "cocaine_purity", "tuberculosis_tests",
               "anaesthesia_raters"}
 """Specs whose run takes long (NUTS with the spec's tuning, the latent class specs among them;
 wordle's and the literature table's many classes or classifiers, 3-4 s each; dcurves_binary's
 calibration model and seven figures; screening_scores' and simulated_classifier's figures, 1-2 s
 each): run with -m slow
-(tests/test_spec_decisions.py runs [decisions] and test_scores_are_a_data_form a scores spec in
-the fast suite)."""
+(tests/test_spec_decisions.py runs [decisions], test_scores_are_a_data_form a scores spec and
+tests/test_cli_errors.py the cocaine spec through bayescm run in the fast suite)."""
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow)

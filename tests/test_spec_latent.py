@@ -146,6 +146,8 @@ def test_bad_csv_cells_name_the_file_and_the_line(tmp_path):
 
 
 # ----------------------------------------------------------------------------- outputs
+# slow: writes a whole spec's tables and figures (2-3 s); the slow run (CI) checks it
+@pytest.mark.slow
 def test_the_outputs_of_a_tests_spec(tmp_path):
     spec = load_spec(TB_SPEC)
     written = spec.write(tree_near_em(spec.data), tmp_path)
@@ -156,6 +158,8 @@ def test_the_outputs_of_a_tests_spec(tmp_path):
     assert bcm.load(tmp_path / "tuberculosis_tests.nc").attrs["model"] == "hui_walter"
 
 
+# slow: writes a whole spec's tables and figures (2-3 s); the slow run (CI) checks it
+@pytest.mark.slow
 def test_the_outputs_of_a_ratings_spec_in_svg(tmp_path):
     spec = parse_spec({"latent": {"dataset": "anesthesia"},
                        "outputs": {"figure_format": "svg"}}, name="ds")
@@ -169,6 +173,8 @@ def test_the_outputs_of_a_ratings_spec_in_svg(tmp_path):
         classes["probability"], item_class_table(tree)["probability"])
 
 
+# slow: writes a whole spec's tables and figures (2-3 s); the slow run (CI) checks it
+@pytest.mark.slow
 def test_bayescm_run_reports_a_latent_spec(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(bcm, "fit", _stand_in)  # the report, not the sampler
     assert main(["run", str(DS_SPEC), "--output", str(tmp_path), "--seed", "3"]) == 0
