@@ -91,6 +91,11 @@ def stamp(nb: nbformat.NotebookNode, load: float | None = None) -> None:
             f"{sum(known):.0f} s; "
             + (f"the slow ones: {', '.join(slow)}. " if slow else "no cell takes 5 s or more. ")
             + f"Code cell by code cell: {listed}.")
+    if any("fit_or_read(" in c.source for c in nb.cells if c.cell_type == "code"):
+        text += (" For a live class, run the notebook once beforehand, then set `QUICK = True` "
+                 "in the set-up cell: the slow fits read the draws that run stored in "
+                 "`notebooks/fits/` (`notebooks/lesson.py`), and no cell takes more than a few "
+                 "seconds.")
     cell = nbformat.v4.new_markdown_cell(text)
     cell.metadata["tags"] = [RUN_TIMES]
     old = [i for i, c in enumerate(nb.cells)

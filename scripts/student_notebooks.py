@@ -5,18 +5,24 @@
 themselves), and the section ``## Answers to the exercises`` keeps its heading but its cells
 are replaced by one empty code cell per answer cell of code, headed ``# your answer``; its
 prose is dropped. Everything else (the lesson, the exercises, the summary, the run times) is
-the notebook as stored. The copies are generated from ``notebooks/``, never edited by hand.
+the notebook as stored. A lesson with slow fits (``from lesson import fit_or_read``) is switched
+to ``QUICK = True``, and ``notebooks/lesson.py`` with the stored draws (``notebooks/fits/``) is
+copied beside the copies, so in class those cells read their draws instead of sampling. The
+copies are generated from ``notebooks/``, never edited by hand.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import shutil
 from pathlib import Path
 
 import nbformat
 
 FOLDER = Path(__file__).resolve().parents[1] / "notebooks"
 ANSWERS = "## answers"
+QUICK = re.compile(r"^QUICK = False\b", re.MULTILINE)
 
 
 def student_copy(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -50,6 +56,7 @@ def student_copy(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
             cell.metadata.pop("execution", None)
+            cell.source = QUICK.sub("QUICK = True", cell.source)
         cells.append(cell)
     out.cells = cells
     return out
@@ -68,6 +75,9 @@ def main(argv: list[str] | None = None) -> None:
         nb = student_copy(nbformat.read(path, as_version=4))
         nbformat.write(nb, args.out / path.name)
         print(f"wrote {args.out / path.name}")
+    shutil.copy(FOLDER / "lesson.py", args.out / "lesson.py")
+    if (FOLDER / "fits").is_dir():
+        shutil.copytree(FOLDER / "fits", args.out / "fits", dirs_exist_ok=True)
 
 
 if __name__ == "__main__":

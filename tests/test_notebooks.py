@@ -9,6 +9,11 @@ Cells tagged ``mcmc`` print numbers that depend on a Markov chain (NUTS): anothe
 floating point sends the chain along another path, so their numbers are compared within the
 notebook's stated Monte-Carlo tolerance (``metadata["bayescm"]["mcmc_tolerance"]``, absolute
 and relative), and their words exactly. Every other cell must print exactly what is stored.
+
+A lesson with slow fits (``notebooks/lesson.py``'s ``fit_or_read``) then runs a second time
+with ``QUICK = True``: its fits read the draws the first run stored (in a temporary folder,
+never in ``notebooks/fits``), each cell must take at most ``QUICK_SECONDS`` and print exactly
+what the first run printed.
 """
 
 from __future__ import annotations
@@ -93,8 +98,10 @@ def same_within(fresh: str, stored: str, tolerance: dict[str, float]) -> bool:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_runs_and_its_outputs_are_fresh(path, tmp_path):
+def test_notebook_runs_and_its_outputs_are_fresh(path, tmp_path, monkeypatch):
     import nbformat
+
+    monkeypatch.setenv("BAYESCM_LESSON_FITS", str(tmp_path))  # keep the stored draws as they are
 
     stored = nbformat.read(path, as_version=4)
     nb = refresher().execute(path)
@@ -115,3 +122,27 @@ def test_notebook_runs_and_its_outputs_are_fresh(path, tmp_path):
         f"{images(stored)} stored, {images(nb)} fresh); run python scripts/refresh_notebooks.py "
         f"{path.stem} and commit.")
     assert sum(images(nb)) > 0, f"{path.name}: a lesson without a single figure"
+    if "fit_or_read(" in path.read_text():
+        quick = quick_run(path)
+        assert text_outputs(quick) == fresh, f"{path.name}: QUICK = True printed other numbers"
+        seconds = refresher().cell_seconds(quick)
+        slow = [(i, s) for i, s in enumerate(seconds, 1) if s is not None and s > QUICK_SECONDS]
+        assert not slow, f"{path.name}: with QUICK = True these cells still take long: {slow}"
+
+
+QUICK_SECONDS = 3.0
+"""What "no cell takes more than a few seconds" means for a lesson in quick mode."""
+
+
+def quick_run(path: Path):
+    """Run the lesson again with ``QUICK = True``: its slow fits read the draws just stored."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    setup = next(c for c in nb.cells if c.cell_type == "code")
+    assert "QUICK = False" in setup.source, f"{path.name}: the set-up cell sets no QUICK"
+    setup.source = setup.source.replace("QUICK = False", "QUICK = True")
+    NotebookClient(nb, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    return nb
