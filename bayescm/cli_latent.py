@@ -188,7 +188,9 @@ def latent(args: argparse.Namespace) -> int:
     table = reported(tree)
     if args.format == "table":
         if model == "hui_walter":
-            what = (f"{int(data.n_subjects.sum()):,} subjects, {len(data.tests)} tests, "
+            partly = int(data.partial_counts.sum())
+            some = f" ({partly:,} with missing results)" if partly else ""
+            what = (f"{int(data.n_subjects.sum()):,} subjects{some}, {len(data.tests)} tests, "
                     f"{len(data.populations)} population(s): Hui-Walter")
         else:
             what = (f"{len(data.items):,} items, {len(data.raters)} raters, "
