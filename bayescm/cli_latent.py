@@ -75,7 +75,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("file", help="CSV with a header row: one row per subject (test results) or "
                                 "one row per rating")
     p.add_argument("--tests", nargs="+", metavar="COL",
-                   help="test results: the 0/1 columns of the tests (at least two)")
+                   help="test results: the 0/1 columns of the tests (at least two; an "
+                        "empty cell is a test not done, marginalised)")
     p.add_argument("--population", metavar="COL",
                    help="with --tests: a column of populations, each with its own prevalence")
     p.add_argument("--dependence", nargs=2, action="append", metavar=("COL", "COL"),
