@@ -15,7 +15,7 @@ import numpy as np
 from bayescm.core.arguments import did_you_mean
 from bayescm.errors import LatentClassFormatError
 
-__all__ = ["csv_frame"]
+__all__ = ["csv_frame", "table_frame"]
 
 
 def _frame(frame: Any, what: str) -> Any:
@@ -47,11 +47,28 @@ def csv_frame(path: Any, names: Sequence[str], *, may_be_empty: Sequence[str] = 
     >>> csv_frame(path, ["a", "b"], may_be_empty=["b"])["b"].isna().tolist()
     [False, True]
     """
-    import pandas as pd
-
     from bayescm.core.csvtable import read_csv
 
-    table = read_csv(path).check_header()
+    return table_frame(read_csv(path), names, may_be_empty=may_be_empty)
+
+
+def table_frame(table: Any, names: Sequence[str], *, may_be_empty: Sequence[str] = ()) -> Any:
+    """The columns ``names`` of a read CSV table as a frame indexed by line.
+
+    :func:`csv_frame` for a table already read (:class:`~bayescm.core.csvtable.CSVTable`: a
+    file, or text pasted in the app).
+
+    Examples
+    --------
+    >>> from bayescm.core.csvtable import parse_csv
+    >>> from bayescm.core.latent_columns import table_frame
+    >>> table = parse_csv("a,b\\n1,\\n", "the table")
+    >>> table_frame(table, ["a", "b"], may_be_empty=["b"]).to_dict("list")
+    {'a': ['1'], 'b': [None]}
+    """
+    import pandas as pd
+
+    table = table.check_header()
     positions = table.require(list(dict.fromkeys(names)))
     if not table.body:
         raise table.error("no rows: give one row per subject (or rating) under the header.",
