@@ -194,6 +194,19 @@ def test_the_log_density_with_missing_cells_is_the_direct_sum(dependence) -> Non
     assert got == pytest.approx(expected, rel=1e-10)
 
 
+def test_a_population_without_any_complete_subject_still_has_a_finite_likelihood() -> None:
+    r = bcm.TestResults.from_counts([[5, 1, 2, 9], [0, 0, 0, 0]], tests=["a", "b"],
+                                    partial={"+?": [1, 4], "?-": [0, 6]})
+    prev, tpr, tnr = np.array([0.3, 0.6]), np.array([0.9, 0.8]), np.array([0.85, 0.95])
+    got = _log_likelihood(build_hui_walter_model(r, {}))(_point(prev, tpr, tnr))
+    pi = pattern_probabilities(prev, tpr, tnr)  # patterns --, -+, +-, ++
+    expected = (stats.multinomial.logpmf(r.counts[0], 17, pi[0]) + np.log(pi[0, 2] + pi[0, 3])
+                + 4 * np.log(pi[1, 2] + pi[1, 3]) + 6 * np.log(pi[1, 0] + pi[1, 2]))
+    assert got == pytest.approx(expected, rel=1e-12)
+    est = hui_walter_em(r)
+    assert np.isfinite(float(est["loglik"])) and 0 < est["prevalence"][1] < 1
+
+
 def test_em_recovers_rates_with_thirty_percent_of_one_test_missing() -> None:
     rng = np.random.default_rng(3)
     prev, tpr, tnr = np.array([0.15, 0.5]), np.array([0.9, 0.75, 0.8]), np.array([0.95, 0.9, 0.7])

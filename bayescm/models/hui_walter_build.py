@@ -213,6 +213,12 @@ def hui_walter_em(counts: np.ndarray | TestResults, tpr: Sequence[float] = (),
     >>> est = hui_walter_em(np.array([[528, 9, 4, 14], [367, 37, 31, 887]]))
     >>> est["tpr"].round(3).tolist(), est["prevalence"].round(3).tolist()
     ([0.966, 0.969], [0.027, 0.717])
+    >>> import bayescm as bcm
+    >>> partly = bcm.TestResults.from_counts([[528, 9, 4, 14], [367, 37, 31, 887]],
+    ...                                      tests=["mantoux", "tine"],
+    ...                                      partial={"?-": [300, 200], "?+": [10, 500]})
+    >>> hui_walter_em(partly)["prevalence"].round(3).tolist()
+    [0.025, 0.722]
     """
     if isinstance(counts, TestResults):
         partial_patterns, partial_counts = counts.partial_patterns, counts.partial_counts
