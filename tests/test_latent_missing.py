@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -52,7 +54,7 @@ def _point(prev: np.ndarray, tpr: np.ndarray, tnr: np.ndarray) -> dict[str, np.n
             "tpr_share_interval__": special.logit(share)}
 
 
-def _log_likelihood(model) -> float:
+def _log_likelihood(model: Any) -> Callable[[dict[str, np.ndarray]], float]:
     """The data's terms of the model's log density (the multinomial and the partial term)."""
     terms = [model["patterns"]] + [p for p in model.potentials if p.name == "partial_patterns"]
     return model.compile_fn(model.logp(vars=terms))
