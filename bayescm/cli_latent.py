@@ -75,7 +75,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("file", help="CSV with a header row: one row per subject (test results) or "
                                 "one row per rating")
     p.add_argument("--tests", nargs="+", metavar="COL",
-                   help="test results: the 0/1 columns of the tests (at least two)")
+                   help="test results: the 0/1 columns of the tests (at least two; an "
+                        "empty cell is a test not done, marginalised)")
     p.add_argument("--population", metavar="COL",
                    help="with --tests: a column of populations, each with its own prevalence")
     p.add_argument("--dependence", nargs=2, action="append", metavar=("COL", "COL"),
@@ -188,7 +189,9 @@ def latent(args: argparse.Namespace) -> int:
     table = reported(tree)
     if args.format == "table":
         if model == "hui_walter":
-            what = (f"{int(data.n_subjects.sum()):,} subjects, {len(data.tests)} tests, "
+            partly = int(data.partial_counts.sum())
+            some = f" ({partly:,} with missing results)" if partly else ""
+            what = (f"{int(data.n_subjects.sum()):,} subjects{some}, {len(data.tests)} tests, "
                     f"{len(data.populations)} population(s): Hui-Walter")
         else:
             what = (f"{len(data.items):,} items, {len(data.raters)} raters, "

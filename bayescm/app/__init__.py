@@ -28,6 +28,7 @@ scores_tab        the "Scores and ROC" tab
 items_tab         the "Evaluation log" tab
 correct_tab       the "Imperfect labels" tab: a true prevalence behind an apparent count
 audit_form        its second form: a population's metrics from a stratified audit
+latent_form       its third form: several tests without a gold standard (Hui-Walter)
 layout            the page (header, how to read it, tabs, citation), built per session
 server            serving it: a free port, websocket origins, background or blocking
 ================  ============================================================================

@@ -23,6 +23,7 @@ from bayescm.app.compare_tab import CompareTab
 from bayescm.app.correct_tab import CorrectTab
 from bayescm.app.decision_tab import DecisionTab
 from bayescm.app.items_tab import ItemsTab
+from bayescm.app.latent_form import LatentForm
 from bayescm.app.matrix_tab import MatrixTab
 from bayescm.app.planning_tab import PlanningTab
 from bayescm.app.runs_form import RunsForm
@@ -79,6 +80,8 @@ class AppPage:
         Its second form (a population's metrics from a stratified audit).
     runs : RunsForm
         The comparison tab's second form (folds, seeds or runs of one or two procedures).
+    latent : LatentForm
+        The imperfect-labels tab's third form (several tests without a gold standard).
     """
 
     view: Any
@@ -92,6 +95,7 @@ class AppPage:
     audit: AuditForm
     decisions: DecisionTab
     runs: RunsForm
+    latent: LatentForm
 
 
 def create_page(autorun: bool = True) -> AppPage:
@@ -108,11 +112,11 @@ def create_page(autorun: bool = True) -> AppPage:
 
     matrix, planning, compare, scores = MatrixTab(), PlanningTab(), CompareTab(), ScoresTab()
     items, claims, correct, audit = ItemsTab(), ClaimForm(), CorrectTab(), AuditForm()
-    decisions, runs = DecisionTab(), RunsForm()
+    decisions, runs, latent = DecisionTab(), RunsForm(), LatentForm()
     sizes = pn.Column(planning.view, pn.layout.Divider(), claims.view,
                       sizing_mode="stretch_width")
-    labels = pn.Column(correct.view, pn.layout.Divider(), audit.view,
-                       sizing_mode="stretch_width")
+    labels = pn.Column(correct.view, pn.layout.Divider(), audit.view, pn.layout.Divider(),
+                       latent.view, sizing_mode="stretch_width")
     pairs = pn.Column(compare.view, pn.layout.Divider(), runs.view, sizing_mode="stretch_width")
     tabs = pn.Tabs(("Confusion matrix", matrix.view), ("Sample size", sizes),
                    ("Compare two classifiers", pairs), ("Scores and ROC", scores.view),
@@ -141,7 +145,7 @@ def create_page(autorun: bool = True) -> AppPage:
 
         pn.state.onload(first_run)
     return AppPage(view, matrix, planning, compare, scores, items, claims, correct, audit,
-                   decisions, runs)
+                   decisions, runs, latent)
 
 
 def create_app() -> Any:

@@ -11,117 +11,23 @@ that is the latent class the models marginalise.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from bayescm.core.arguments import did_you_mean
+from bayescm.core.latent_columns import _frame, _labels, _need_columns, _row, csv_frame
+from bayescm.core.latent_patterns import (
+    MISSING,
+    count_patterns,
+    pattern_names,
+    patterns,
+    read_partial,
+    whole_counts,
+)
 from bayescm.errors import LatentClassFormatError
 
 __all__ = ["TestResults", "csv_frame", "patterns"]
-
-
-def patterns(n_tests: int) -> np.ndarray:
-    """Every result pattern of ``n_tests`` binary tests, ``(2**n_tests, n_tests)`` of 0/1.
-
-    Row ``j`` holds the binary digits of ``j`` with the first test most significant, so the
-    first row is all negative and the last all positive.
-
-    Examples
-    --------
-    >>> from bayescm.core.latent import patterns
-    >>> patterns(2).tolist()
-    [[0, 0], [0, 1], [1, 0], [1, 1]]
-    """
-    return np.array(list(itertools.product((0, 1), repeat=n_tests)), dtype=np.int64)
-
-
-def _frame(frame: Any, what: str) -> Any:
-    import pandas as pd
-
-    if isinstance(frame, Mapping):
-        frame = pd.DataFrame(dict(frame))
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"{what} takes a pandas DataFrame or a mapping of columns, got "
-                        f"{type(frame).__name__}.")
-    if len(frame) == 0:
-        raise LatentClassFormatError(f"{what}: the table has no rows.")
-    return frame
-
-
-def csv_frame(path: Any, names: Sequence[str], *, may_be_empty: Sequence[str] = ()) -> Any:
-    """The columns ``names`` of a CSV file as a frame indexed by line (the one CSV reader).
-
-    A cell of a column in ``may_be_empty`` that is empty becomes missing (a rating not given);
-    an empty cell elsewhere is an error naming its line and column.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from bayescm.core.latent import csv_frame
-    >>> path = Path(tempfile.mkdtemp()) / "t.csv"
-    >>> _ = path.write_text("a,b\\n1,0\\n0,\\n")
-    >>> csv_frame(path, ["a", "b"], may_be_empty=["b"])["b"].isna().tolist()
-    [False, True]
-    """
-    import pandas as pd
-
-    from bayescm.core.csvtable import read_csv
-
-    table = read_csv(path).check_header()
-    positions = table.require(list(dict.fromkeys(names)))
-    if not table.body:
-        raise table.error("no rows: give one row per subject (or rating) under the header.",
-                          table.lines[0])
-    columns: dict[str, list[Any]] = {}
-    for name, j in zip(dict.fromkeys(names), positions, strict=True):
-        if name in may_be_empty:
-            columns[name] = [row[j].strip() or None for row in table.body]
-        else:
-            columns[name] = table.texts(name, "a value")
-    return pd.DataFrame(columns, index=pd.Index(table.lines[1:], name="line"))
-
-
-def _need_columns(frame: Any, names: Sequence[str]) -> None:
-    columns = [str(c) for c in frame.columns]
-    for name in names:
-        if not isinstance(name, str):
-            raise TypeError(f"columns are named by strings, got {name!r}.")
-        if name not in columns:
-            raise LatentClassFormatError(f"no column {name!r}; the table has {columns}."
-                                         f"{did_you_mean(name, columns)}")
-
-
-def _row(frame: Any, position: int) -> str:
-    label = frame.index[position]
-    return f"row {label}" if isinstance(label, (int, np.integer)) else f"row {label!r}"
-
-
-def _whole(values: np.ndarray) -> np.ndarray:
-    """Floats that are whole numbers as integers (``3.0`` read next to a gap is the label 3)."""
-    if values.dtype.kind == "f" and np.all(np.mod(values, 1) == 0):
-        return values.astype(np.int64)
-    return values
-
-
-def _labels(frame: Any, column: str, what: str) -> tuple[np.ndarray, list[str]]:
-    """Codes in order of first appearance (a categorical keeps its declared categories)."""
-    import pandas as pd
-
-    values = frame[column]
-    missing = values.isna().to_numpy()
-    if missing.any():
-        raise LatentClassFormatError(
-            f"column {column!r}, {_row(frame, int(np.argmax(missing)))}: the {what} is "
-            f"missing; give every row its {what} or drop the row.")
-    if isinstance(values.dtype, pd.CategoricalDtype):
-        return (values.cat.codes.to_numpy().astype(np.int64),
-                [str(c) for c in values.cat.categories])
-    codes, uniques = pd.factorize(_whole(values.to_numpy()), sort=False)
-    return codes.astype(np.int64), [str(u) for u in uniques]
 
 
 class TestResults:
@@ -136,6 +42,7 @@ class TestResults:
         One row per subject.
     tests : sequence of str
         The columns of the tests (at least two), each 0/1 (or False/True): 1 a positive result.
+        An empty cell (NaN, None) is a test not done on that subject: see Notes.
     population : str, optional
         A column of population labels (sites, herds, age groups): populations share the
         tests' TPR and TNR and have their own prevalence. A categorical column keeps its
@@ -148,7 +55,8 @@ class TestResults:
     Raises
     ------
     LatentClassFormatError
-        A missing column, fewer than two tests, a result that is not 0/1 (or is missing), a
+        A missing column, fewer than two tests, a result that is not 0/1, a subject with
+        every result missing (the message names the row), a test with no result at all, a
         declared population with no subjects, a dependence pair that is not two of the tests.
     TypeError
         A frame that is not a table, or column names that are not strings.
@@ -158,6 +66,20 @@ class TestResults:
     TestResults.from_counts : From counts of the result patterns.
     bayescm.fit : Fits the Hui-Walter model.
 
+    Notes
+    -----
+    **Missing results.** Not every subject needs every test. A subject with some tests
+    missing has a *partial* pattern (``"+?"``: first test positive, second not done); the
+    model gives it the probability of what was seen, the sum of the probabilities of the full
+    patterns consistent with it, i.e. the missing tests are marginalised. This is valid when
+    the results are missing at random given the true class and the results seen (a test
+    skipped by lot, budget or site); it is biased when whether a test is done depends on its
+    unseen result beyond that (a confirmatory test done only when suspected positive is fine
+    when the decision rests on the tests seen, not when it rests on unrecorded symptoms).
+    :attr:`counts` holds the subjects with every test read, :attr:`partial_counts` the
+    others per :attr:`partial_names`; :attr:`n_subjects` counts both. A subject with no result
+    at all carries no information and is an error naming its row: drop it.
+
     Examples
     --------
     >>> import pandas as pd, bayescm as bcm
@@ -166,6 +88,15 @@ class TestResults:
     >>> results = bcm.TestResults(frame, tests=["elisa", "pcr"], population="herd")
     >>> results.populations, results.counts.tolist()
     (['a', 'b'], [[1, 0, 0, 1], [1, 0, 1, 0]])
+
+    With a test not done on some subjects (``None``, NaN, or an empty CSV cell):
+
+    >>> frame = pd.DataFrame({"elisa": [1, 0, 1, 0, 1], "pcr": [1, 0, None, 0, None]})
+    >>> partly = bcm.TestResults(frame, tests=["elisa", "pcr"])
+    >>> partly.counts.tolist(), partly.partial_names, partly.partial_counts.tolist()
+    ([[2, 0, 0, 1]], ['+?'], [[2]])
+    >>> partly.n_subjects.tolist(), partly.tested.tolist()
+    ([5], [[5, 3]])
     """
 
     __test__ = False  # not a pytest class
@@ -190,21 +121,28 @@ class TestResults:
         values = np.empty((len(frame), len(tests)), dtype=np.int64)
         for j, name in enumerate(tests):
             values[:, j] = _binary(frame, name)
+        blank = (values == MISSING).all(axis=1)
+        if blank.any():
+            raise LatentClassFormatError(
+                f"{_row(frame, int(np.argmax(blank)))}: every test result is missing "
+                f"({', '.join(map(repr, tests))}); a subject without any result tells nothing "
+                "about the tests: drop the row.")
         if population is None:
             codes, pops = np.zeros(len(frame), dtype=np.int64), ["all"]
         else:
             codes, pops = _labels(frame, population, "population")
-        n_t = len(tests)
-        index = values @ (1 << np.arange(n_t - 1, -1, -1))
-        counts = np.bincount(codes * (1 << n_t) + index,
-                             minlength=len(pops) * (1 << n_t)).reshape(len(pops), 1 << n_t)
+        counts, partial, partial_counts = count_patterns(values, codes, len(pops))
         self._init(counts, [str(t) for t in tests], pops, dependence,
-                   {"tests": list(tests), **({"population": population} if population else {})})
+                   {"tests": list(tests), **({"population": population} if population else {})},
+                   partial, partial_counts)
 
     @classmethod
     def from_csv(cls, path: Any, tests: Sequence[str], population: str | None = None, *,
                  dependence: Sequence[Sequence[str]] | None = None) -> TestResults:
         """Test results from a CSV file: one row per subject, a 0/1 column per test.
+
+        An empty cell in a test's column is a test not done on that subject (a missing
+        result, marginalised: see :class:`TestResults`).
 
         Parameters
         ----------
@@ -239,9 +177,10 @@ class TestResults:
         >>> from pathlib import Path
         >>> import bayescm as bcm
         >>> path = Path(tempfile.mkdtemp()) / "tests.csv"
-        >>> _ = path.write_text("a,b\\n1,1\\n0,0\\n1,0\\n")
-        >>> bcm.TestResults.from_csv(path, tests=["a", "b"]).counts.tolist()
-        [[1, 0, 1, 1]]
+        >>> _ = path.write_text("a,b\\n1,1\\n0,0\\n1,0\\n1,\\n")
+        >>> results = bcm.TestResults.from_csv(path, tests=["a", "b"])
+        >>> results.counts.tolist(), results.partial_names, results.partial_counts.tolist()
+        ([[1, 0, 1, 1]], ['+?'], [[1]])
         """
         if isinstance(tests, str) or not isinstance(tests, Sequence):
             raise TypeError(f"tests= lists the test columns (at least two), got {tests!r}.")
@@ -249,7 +188,7 @@ class TestResults:
         for name in names:
             if not isinstance(name, str):
                 raise TypeError(f"columns are named by strings, got {name!r}.")
-        frame = csv_frame(path, names)
+        frame = csv_frame(path, names, may_be_empty=list(tests))
         try:
             return cls(frame, tests=tests, population=population, dependence=dependence)
         except LatentClassFormatError as err:
@@ -258,7 +197,8 @@ class TestResults:
     @classmethod
     def from_counts(cls, counts: Any, tests: Sequence[str],
                     populations: Sequence[str] | None = None, *,
-                    dependence: Sequence[Sequence[str]] | None = None) -> TestResults:
+                    dependence: Sequence[Sequence[str]] | None = None,
+                    partial: Mapping[str, Any] | None = None) -> TestResults:
         """Test results given as counts of each result pattern per population.
 
         Parameters
@@ -273,6 +213,10 @@ class TestResults:
             The populations' names (default ``pop1``, ``pop2``, ...; ``all`` for one).
         dependence : sequence of pairs of str, optional
             As for :class:`TestResults`.
+        partial : mapping of str to array-like, optional
+            Subjects with some tests missing: a partial pattern (``+``, ``-`` or ``?`` per
+            test, ``?`` not done: ``"+?"``) -> its count per population (one number for one
+            population). See :class:`TestResults` on missing results.
 
         Returns
         -------
@@ -283,7 +227,9 @@ class TestResults:
         ------
         LatentClassFormatError
             Counts of the wrong shape, negative or not whole, fewer than two tests,
-            populations that do not name the rows once each, a population with no subjects.
+            populations that do not name the rows once each, a population with no subjects,
+            a partial pattern that is not one symbol per test with at least one ``?`` and one
+            result.
 
         See Also
         --------
@@ -297,10 +243,18 @@ class TestResults:
         ...                                 tests=["mantoux", "tine"])
         >>> r.n_subjects.tolist(), r.populations
         ([555, 1322], ['pop1', 'pop2'])
+        >>> r = bcm.TestResults.from_counts([[528, 9, 4, 14], [367, 37, 31, 887]],
+        ...                                 tests=["mantoux", "tine"],
+        ...                                 partial={"+?": [3, 20], "?-": [40, 12]})
+        >>> r.n_subjects.tolist(), r.partial_names
+        ([598, 1354], ['+?', '?-'])
         """
         arr = np.asarray(counts)
         if arr.ndim == 1:
             arr = arr[None, :]
+        if partial is not None and not isinstance(partial, Mapping):
+            raise TypeError("partial= maps partial patterns ('+?') to their counts per "
+                            f"population, got {type(partial).__name__}.")
         tests = [str(t) for t in tests]
         if len(tests) < 2:
             raise LatentClassFormatError(f"tests={tests!r}: a latent class model needs at "
@@ -309,8 +263,7 @@ class TestResults:
             raise LatentClassFormatError(
                 f"counts has shape {arr.shape}; {len(tests)} tests have {1 << len(tests)} "
                 "result patterns: give an array of shape (populations, patterns).")
-        if (not np.issubdtype(arr.dtype, np.number) or not np.all(np.isfinite(arr))
-                or np.any(arr < 0) or np.any(np.mod(arr, 1) != 0)):
+        if not whole_counts(arr):
             raise LatentClassFormatError("counts must be whole numbers >= 0.")
         if populations is None:
             populations = ["all"] if len(arr) == 1 else [f"pop{i + 1}" for i in range(len(arr))]
@@ -318,13 +271,20 @@ class TestResults:
         if len(populations) != len(arr) or len(set(populations)) != len(populations):
             raise LatentClassFormatError(f"populations={populations!r} should name the "
                                          f"{len(arr)} rows of counts once each.")
+        rows, part = read_partial(partial or {}, len(tests), len(arr))
         out = cls.__new__(cls)
-        out._init(arr.astype(np.int64), tests, populations, dependence, {"tests": tests})
+        out._init(arr.astype(np.int64), tests, populations, dependence, {"tests": tests},
+                  rows, part)
         return out
 
     def _init(self, counts: np.ndarray, tests: list[str], pops: list[str],
-              dependence: Sequence[Sequence[str]] | None, columns: dict[str, Any]) -> None:
-        empty = counts.sum(axis=1) == 0
+              dependence: Sequence[Sequence[str]] | None, columns: dict[str, Any],
+              partial: np.ndarray | None = None, partial_counts: np.ndarray | None = None
+              ) -> None:
+        if partial is None or partial_counts is None:
+            partial = np.zeros((0, len(tests)), dtype=np.int64)
+            partial_counts = np.zeros((len(pops), 0), dtype=np.int64)
+        empty = counts.sum(axis=1) + partial_counts.sum(axis=1) == 0
         if empty.any():
             raise LatentClassFormatError(
                 f"population {pops[int(np.argmax(empty))]!r} has no subjects; drop it (remove "
@@ -343,15 +303,65 @@ class TestResults:
             raise LatentClassFormatError(
                 f"dependence={list(dependence or ())!r}: a test may be in one dependent pair "
                 "only (the pairs are blocks of two tests dependent within each class).")
-        counts.setflags(write=False)
+        for arr in (counts, partial, partial_counts):
+            arr.setflags(write=False)
         self._counts, self._tests, self._populations = counts, tests, pops
+        self._partial, self._partial_counts = partial, partial_counts
+        unread = self.tested.sum(axis=0) == 0
+        if unread.any():
+            raise LatentClassFormatError(
+                f"test {tests[int(np.argmax(unread))]!r} has no result on any subject; drop "
+                "it from tests= (its rates would be the priors').")
         self._pairs = tuple(pairs)
         self._columns = columns
 
     @property
     def counts(self) -> np.ndarray:
-        """Subjects per population and result pattern, ``(P, 2**T)`` (read-only)."""
+        """Subjects with every test read per population and pattern, ``(P, 2**T)``.
+
+        Read-only; subjects with some tests missing are in :attr:`partial_counts`.
+        """
         return self._counts
+
+    @property
+    def partial_counts(self) -> np.ndarray:
+        """Subjects with some tests missing per population and partial pattern, ``(P, Q)``.
+
+        ``Q`` is 0 when every subject has every test (read-only).
+        """
+        return self._partial_counts
+
+    @property
+    def partial_patterns(self) -> np.ndarray:
+        """The partial patterns ``(Q, T)``: 0, 1, or -1 for a test not done (read-only)."""
+        return self._partial
+
+    @property
+    def partial_names(self) -> list[str]:
+        """Each partial pattern as ``+``, ``-`` and ``?`` (not done) per test."""
+        return pattern_names(self._partial)
+
+    @property
+    def has_missing(self) -> bool:
+        """Whether some subject misses a test."""
+        return bool(self._partial_counts.sum() > 0)
+
+    @property
+    def tested(self) -> np.ndarray:
+        """Subjects with each test read, per population: ``(P, T)``."""
+        read = (self._partial != MISSING).astype(np.int64)
+        return self.n_subjects_complete[:, None] + self._partial_counts @ read
+
+    @property
+    def positives(self) -> np.ndarray:
+        """Positive results of each test per population: ``(P, T)``."""
+        return (self._counts @ patterns(len(self._tests))
+                + self._partial_counts @ (self._partial == 1).astype(np.int64))
+
+    @property
+    def n_subjects_complete(self) -> np.ndarray:
+        """Subjects with every test read, per population."""
+        return self._counts.sum(axis=1)
 
     @property
     def tests(self) -> list[str]:
@@ -375,13 +385,13 @@ class TestResults:
 
     @property
     def n_subjects(self) -> np.ndarray:
-        """Subjects per population."""
-        return self._counts.sum(axis=1)
+        """Subjects per population (with and without missing results)."""
+        return self._counts.sum(axis=1) + self._partial_counts.sum(axis=1)
 
     @property
     def pattern_names(self) -> list[str]:
-        """Each pattern as ``+`` and ``-`` per test (``"+-"``: first positive, second not)."""
-        return ["".join("+" if r else "-" for r in row) for row in patterns(len(self._tests))]
+        """Each full pattern as ``+`` and ``-`` per test (``"+-"``: first positive, second not)."""
+        return pattern_names(patterns(len(self._tests)))
 
     @property
     def columns(self) -> dict[str, Any]:
@@ -389,20 +399,22 @@ class TestResults:
         return dict(self._columns)
 
     def __repr__(self) -> str:
+        partly = int(self._partial_counts.sum())
+        some = f", {partly} with missing results" if partly else ""
         return (f"TestResults({len(self._tests)} tests {self._tests}, "
-                f"{len(self._populations)} population(s), {int(self._counts.sum())} subjects)")
+                f"{len(self._populations)} population(s), {int(self.n_subjects.sum())} "
+                f"subjects{some})")
 
 
 def _binary(frame: Any, name: str) -> np.ndarray:
+    """A test's column as 0/1, :data:`~bayescm.core.latent_patterns.MISSING` where empty."""
     values = frame[name]
     missing = values.isna().to_numpy()
-    if missing.any():
-        raise LatentClassFormatError(
-            f"column {name!r}, {_row(frame, int(np.argmax(missing)))}: the result is missing; "
-            "this model needs every test on every subject: drop the row.")
     raw = values.to_numpy()
     if raw.dtype == bool:
         return raw.astype(np.int64)
+    if missing.any():
+        raw = np.where(missing, 0, raw)
     try:
         num = raw.astype(float)
     except (TypeError, ValueError):
@@ -413,5 +425,5 @@ def _binary(frame: Any, name: str) -> np.ndarray:
         shown = raw[j].item() if isinstance(raw[j], np.generic) else raw[j]
         raise LatentClassFormatError(
             f"column {name!r}, {_row(frame, j)}: {shown!r} is not a test result (0 or 1); "
-            "code a positive result 1 and a negative 0.")
-    return num.astype(np.int64)
+            "code a positive result 1 and a negative 0 (an empty cell is a test not done).")
+    return np.where(missing, MISSING, num.astype(np.int64))

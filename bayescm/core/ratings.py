@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.latent import _frame, _labels, _need_columns, _row, _whole, csv_frame
+from bayescm.core.latent_columns import _frame, _labels, _need_columns, _row, _whole, csv_frame
 from bayescm.errors import LatentClassFormatError
 
 __all__ = ["Ratings"]

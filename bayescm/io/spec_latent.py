@@ -6,7 +6,7 @@ Several binary tests on the same subjects (Hui-Walter), one row per subject::
 
     [latent]
     results = "two_tests.csv"        # one row per subject; paths relative to the spec
-    tests = ["elisa", "pcr"]         # 0/1 columns, at least two
+    tests = ["elisa", "pcr"]         # 0/1 columns, at least two; an empty cell: not done
     population = "herd"              # optional: a prevalence per population
     dependence = [["elisa", "pcr"]]  # optional: pairs dependent within each class
 

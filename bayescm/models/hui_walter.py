@@ -28,6 +28,12 @@ uniform between the bounds that keep the pair's four cells positive (stored as `
 ``cov_neg``, dim ``pair``). A test may be in one pair (pairs are blocks: the pattern
 probability is the product over blocks, so every cell stays positive).
 
+**Missing results.** A subject with some tests not done contributes the probability of its
+partial pattern, the sum of the probabilities of the full patterns consistent with it (the
+missing tests marginalised; valid when results are missing at random given the true class):
+see :class:`~bayescm.TestResults` and
+:func:`~bayescm.models.hui_walter_build.build_hui_walter_model`.
+
 **Identifiability.** The data have ``P (2**T - 1)`` degrees of freedom; the model has
 ``2 T + P`` parameters, plus 2 per dependent pair. With more parameters than degrees of
 freedom (two tests in one population: 5 > 3) the likelihood has a ridge and the posterior is
@@ -48,13 +54,14 @@ from typing import Any
 import numpy as np
 
 from bayescm.core.latent import TestResults, patterns
+from bayescm.core.latent_patterns import MISSING, consistency
 from bayescm.metrics.latent import LATENT_METRICS
 from bayescm.models.base import ModelKind, Parameter
 from bayescm.models.hui_walter_build import beta_arrays, build_hui_walter_model
 from bayescm.models.registry import register
 
 __all__ = ["HUI_WALTER_PARAMETERS", "HuiWalterModel", "check_identifiable",
-           "fit_hui_walter", "results_tree"]
+           "degrees_of_freedom", "fit_hui_walter", "results_tree"]
 
 HUI_WALTER_PARAMETERS = ("prevalence", "tpr", "tnr")
 """Parameters whose priors can be given (``priors={name: prior or {label: prior}}``)."""
@@ -68,7 +75,9 @@ _LONG = {"prevalence": "prevalence of the condition in each population",
          "apparent_prevalence": "share of positive results of each test in each population",
          "cov_pos": "covariance of a dependent pair's results among the positives",
          "cov_neg": "covariance of a dependent pair's results among the negatives",
-         "counts": "subjects per population and result pattern (+ positive, - negative)"}
+         "counts": "subjects per population and result pattern (+ positive, - negative)",
+         "partial_counts": "subjects with some tests missing per population and partial "
+                           "pattern (? not done)"}
 _EXAMPLES: dict[int, Any] = {}
 
 
@@ -78,6 +87,9 @@ def check_identifiable(results: TestResults, priors: Mapping[str, Any]) -> bool:
     Counts the free parameters (``2 T + P`` plus 2 per dependent pair) against the degrees of
     freedom (``P (2**T - 1)``); each informative Beta prior (``alpha + beta >=``
     :data:`INFORMATIVE`, per test or population) makes up one missing degree of freedom.
+    With missing results a population's degrees of freedom are those of the patterns its
+    subjects can show (:func:`degrees_of_freedom`): subjects with every test read give all
+    ``2**T - 1``; a population where some test was never done gives fewer.
 
     Returns
     -------
@@ -97,7 +109,7 @@ def check_identifiable(results: TestResults, priors: Mapping[str, Any]) -> bool:
 
     n_t, n_p = len(results.tests), len(results.populations)
     params = 2 * n_t + n_p + 2 * len(results.pairs)
-    df = n_p * ((1 << n_t) - 1)
+    df = int(degrees_of_freedom(results).sum())
     informative = 0
     for value in priors.values():
         for prior in (value.values() if isinstance(value, Mapping) else [value]):
@@ -110,13 +122,52 @@ def check_identifiable(results: TestResults, priors: Mapping[str, Any]) -> bool:
     warn_user(
         f"The Hui-Walter model is not identified by these data: {params} free parameters "
         f"({2 * n_t} TPRs and TNRs, {n_p} prevalence(s){pairs}) against {df} degrees of "
-        f"freedom ({n_p} population(s) x {(1 << n_t) - 1} independent result patterns), and "
+        f"freedom ({n_p} population(s) x {(1 << n_t) - 1} independent result patterns"
+        f"{_fewer(results, df)}), and "
         f"{informative} informative prior(s). The posterior then follows the priors however "
         "many subjects there are. Identify it with a second population with another "
         "prevalence (population=), a third test, fewer dependence pairs, or informative "
         "priors on one test's TPR and TNR (priors={'tpr': {test: bcm.Beta(...)}, 'tnr': "
         "{...}} from a validation study).", IdentifiabilityWarning)
     return False
+
+
+def degrees_of_freedom(results: TestResults) -> np.ndarray:
+    """Each population's degrees of freedom: the patterns its subjects' read tests can show.
+
+    The rank of the stacked maps from the ``2**T`` full-pattern probabilities to the
+    probabilities of the patterns seen (one block per set of tests read in the population:
+    the identity for subjects with every test read), minus one for their sum. Without
+    missing results every population has ``2**T - 1``.
+
+    Examples
+    --------
+    >>> import bayescm as bcm
+    >>> from bayescm.models.hui_walter import degrees_of_freedom
+    >>> r = bcm.TestResults.from_counts([[9, 1, 2, 8], [0, 0, 0, 0]], tests=["a", "b"],
+    ...                                 partial={"+?": [0, 5], "-?": [0, 7]})
+    >>> degrees_of_freedom(r).tolist()
+    [3, 1]
+    """
+    n_t = len(results.tests)
+    full = patterns(n_t)
+    partial, seen = results.partial_patterns, results.partial_counts
+    out = np.zeros(len(results.populations), dtype=np.int64)
+    for p in range(len(results.populations)):
+        if results.counts[p].sum() > 0:
+            out[p] = (1 << n_t) - 1
+            continue
+        masks = np.unique(partial[seen[p] > 0] != MISSING, axis=0)
+        rows = np.unique(np.concatenate([np.where(m, full, MISSING) for m in masks]), axis=0)
+        out[p] = np.linalg.matrix_rank(consistency(rows)) - 1
+    return out
+
+
+def _fewer(results: TestResults, df: int) -> str:
+    n_p, n_t = len(results.populations), len(results.tests)
+    if df == n_p * ((1 << n_t) - 1):
+        return ""
+    return "; fewer, as some populations have no subject with every test read"
 
 
 @register
@@ -305,11 +356,15 @@ def results_tree(ctx: Any, draws: Mapping[str, np.ndarray], stats: Any,
         coords["pair"] = [f"{a} ~ {b}" for a, b in data.dependence]
         variables["cov_pos"] = (("pair",), draws["cov_pos"])
         variables["cov_neg"] = (("pair",), draws["cov_neg"])
-    share = (data.counts @ patterns(len(data.tests))) / data.n_subjects[:, None]
+    observed = {"counts": (("population", "pattern"), np.asarray(data.counts), _LONG["counts"])}
+    if data.partial_patterns.shape[0]:
+        coords["partial_pattern"] = data.partial_names
+        observed["partial_counts"] = (("population", "partial_pattern"),
+                                      np.asarray(data.partial_counts), _LONG["partial_counts"])
+    with np.errstate(invalid="ignore", divide="ignore"):  # a test not done in a population
+        share = data.positives / data.tested
     return latent_tree(
-        ctx, variables, coords, stats,
-        observed={"counts": (("population", "pattern"), np.asarray(data.counts),
-                             _LONG["counts"])},
+        ctx, variables, coords, stats, observed=observed,
         observed_metrics={"apparent_prevalence": (("population", "test"), share,
                                                   _LONG["apparent_prevalence"])},
         checked=names, opts=opts,

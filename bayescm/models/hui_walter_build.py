@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from bayescm.core.latent import TestResults, patterns
+from bayescm.core.latent_patterns import consistency
 
 __all__ = ["beta_arrays", "build_hui_walter_model", "hui_walter_em", "pattern_probabilities"]
 
@@ -108,6 +109,16 @@ def build_hui_walter_model(results: TestResults, priors: Mapping[str, Any]) -> A
     ``pair``); deterministics ``tpr``, ``tnr``, ``cov_pos``, ``cov_neg``. The pattern counts
     are ``pm.Data("counts")``: new results of the same tests refit without building again.
 
+    Subjects with every test read are the multinomial ``patterns`` (as without missing
+    results). Subjects with some tests missing (``results.partial_counts``, a
+    ``pm.Data("partial_counts")`` with dim ``partial_pattern``) add the potential
+    ``partial_patterns``: ``sum(count * log(C @ pi))``, ``C`` the fixed 0/1 matrix of the full
+    patterns consistent with each partial one
+    (:func:`~bayescm.core.latent_patterns.consistency`), so the missing tests are
+    marginalised on the same full-pattern probabilities (dependent pairs included). It is the
+    log-likelihood of the multinomials of the partial patterns up to their constant
+    coefficients.
+
     Examples
     --------
     >>> import bayescm as bcm
@@ -116,6 +127,10 @@ def build_hui_walter_model(results: TestResults, priors: Mapping[str, Any]) -> A
     >>> model = build_hui_walter_model(r, {})
     >>> sorted(v.name for v in model.free_RVs)
     ['prevalence', 'tnr_unit', 'tpr_share']
+    >>> r = bcm.TestResults.from_counts([[9, 1, 2, 8], [30, 2, 3, 5]], tests=["a", "b"],
+    ...                                 partial={"+?": [4, 1]})
+    >>> [v.name for v in build_hui_walter_model(r, {}).potentials]
+    ['tpr_tnr_prior', 'partial_patterns']
     """
     import pymc as pm
     import pytensor.tensor as pt
@@ -168,15 +183,28 @@ def build_hui_walter_model(results: TestResults, priors: Mapping[str, Any]) -> A
         pi = prev[:, None] * pos[None, :] + (1.0 - prev[:, None]) * neg[None, :]
         pm.Multinomial("patterns", n=counts.sum(axis=1), p=pi, observed=counts,
                        dims=("population", "pattern"))
+        if results.partial_patterns.shape[0]:
+            model.add_coord("partial_pattern", results.partial_names)
+            partial = pm.Data("partial_counts", np.asarray(results.partial_counts),
+                              dims=("population", "partial_pattern"))
+            agree = consistency(results.partial_patterns)  # (Q, 2**T), fixed
+            pm.Potential("partial_patterns",
+                         pt.sum(partial * pt.log(pt.dot(pi, agree.T))))
     return model
 
 
-def hui_walter_em(counts: np.ndarray, tpr: Sequence[float] = (), tnr: Sequence[float] = (),
-                  iterations: int = 5000, tol: float = 1e-12) -> dict[str, np.ndarray]:
+def hui_walter_em(counts: np.ndarray | TestResults, tpr: Sequence[float] = (),
+                  tnr: Sequence[float] = (), iterations: int = 5000, tol: float = 1e-12, *,
+                  partial_patterns: np.ndarray | None = None,
+                  partial_counts: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Maximum-likelihood estimates of the conditionally independent model by EM.
 
     A cross-check of the Bayesian fit (flat priors: the posterior mode). ``counts`` is
-    ``(P, 2**T)``; starts at ``tpr = tnr = 0.8`` unless given.
+    ``(P, 2**T)``, or a :class:`~bayescm.TestResults` (its counts and partial patterns);
+    starts at ``tpr = tnr = 0.8`` unless given. Subjects with some tests missing are
+    ``partial_patterns`` ``(Q, T)`` (-1 for a test not done) and ``partial_counts``
+    ``(P, Q)``: the E-step spreads each over the full patterns consistent with it and the two
+    classes (the missing tests marginalised, as in the PyMC model).
 
     Examples
     --------
@@ -185,10 +213,25 @@ def hui_walter_em(counts: np.ndarray, tpr: Sequence[float] = (), tnr: Sequence[f
     >>> est = hui_walter_em(np.array([[528, 9, 4, 14], [367, 37, 31, 887]]))
     >>> est["tpr"].round(3).tolist(), est["prevalence"].round(3).tolist()
     ([0.966, 0.969], [0.027, 0.717])
+    >>> import bayescm as bcm
+    >>> partly = bcm.TestResults.from_counts([[528, 9, 4, 14], [367, 37, 31, 887]],
+    ...                                      tests=["mantoux", "tine"],
+    ...                                      partial={"?-": [300, 200], "?+": [10, 500]})
+    >>> hui_walter_em(partly)["prevalence"].round(3).tolist()
+    [0.025, 0.722]
     """
+    if isinstance(counts, TestResults):
+        partial_patterns, partial_counts = counts.partial_patterns, counts.partial_counts
+        counts = counts.counts
     counts = np.asarray(counts, dtype=float)
     n_t = int(np.log2(counts.shape[1]))
     r = patterns(n_t)
+    if partial_patterns is None or partial_counts is None:
+        partial_patterns = np.zeros((0, n_t), dtype=np.int64)
+        partial_counts = np.zeros((counts.shape[0], 0))
+    agree = consistency(np.asarray(partial_patterns).reshape(-1, n_t))  # (Q, 2**T)
+    seen = np.asarray(partial_counts, dtype=float).reshape(counts.shape[0], -1)
+    size = counts.sum(axis=1) + seen.sum(axis=1)
     se = np.asarray(tpr, dtype=float) if len(tpr) else np.full(n_t, 0.8)
     sp = np.asarray(tnr, dtype=float) if len(tnr) else np.full(n_t, 0.8)
     prev = np.full(counts.shape[0], 0.5)
@@ -198,10 +241,14 @@ def hui_walter_em(counts: np.ndarray, tpr: Sequence[float] = (), tnr: Sequence[f
         neg = np.prod(np.where(r == 1, 1 - sp, sp), axis=1)
         num = prev[:, None] * pos[None, :]
         mix = num + (1 - prev[:, None]) * neg[None, :]
-        ll = float((counts * np.log(mix)).sum())
-        w = num / mix  # P(diseased | pattern, population)
-        prev = (counts * w).sum(axis=1) / counts.sum(axis=1)
-        d, h = counts * w, counts * (1 - w)
+        some = mix @ agree.T  # each partial pattern's probability, (P, Q)
+        ll = float((counts * np.log(mix)).sum() + (seen * np.log(some)).sum())
+        # expected subjects per (population, full pattern): read, plus the partial patterns'
+        # share of each consistent full pattern; then P(diseased | full pattern, population)
+        spread = counts + mix * ((seen / some) @ agree)
+        w = num / mix
+        d, h = spread * w, spread * (1 - w)
+        prev = d.sum(axis=1) / size
         se = (d.sum(axis=0) @ r) / d.sum()
         sp = (h.sum(axis=0) @ (1 - r)) / h.sum()
         if abs(ll - last) < tol:

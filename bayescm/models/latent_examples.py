@@ -58,7 +58,7 @@ def tree_near_em(data: Any, chains: int = 2, draws: int = 150, **options: Any) -
         from bayescm.models.hui_walter import results_tree
         from bayescm.models.hui_walter_build import hui_walter_em
 
-        est = hui_walter_em(data.counts)
+        est = hui_walter_em(data)
         out = {k: np.clip(rng.normal(est[k], 0.01, size + est[k].shape), 0.001, 0.999)
                for k in ("prevalence", "tpr", "tnr")}
         tree_of = results_tree

@@ -1,0 +1,121 @@
+"""Reading the latent class models' tables: frames, CSV columns, labels.
+
+The helpers :class:`~bayescm.core.latent.TestResults` and :class:`~bayescm.core.ratings.Ratings`
+share: a frame from a mapping, the one CSV reader's columns (:func:`csv_frame`), checked
+column names, row labels for messages and population (item, rater) codes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from bayescm.core.arguments import did_you_mean
+from bayescm.errors import LatentClassFormatError
+
+__all__ = ["csv_frame", "table_frame"]
+
+
+def _frame(frame: Any, what: str) -> Any:
+    import pandas as pd
+
+    if isinstance(frame, Mapping):
+        frame = pd.DataFrame(dict(frame))
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"{what} takes a pandas DataFrame or a mapping of columns, got "
+                        f"{type(frame).__name__}.")
+    if len(frame) == 0:
+        raise LatentClassFormatError(f"{what}: the table has no rows.")
+    return frame
+
+
+def csv_frame(path: Any, names: Sequence[str], *, may_be_empty: Sequence[str] = ()) -> Any:
+    """The columns ``names`` of a CSV file as a frame indexed by line (the one CSV reader).
+
+    A cell of a column in ``may_be_empty`` that is empty becomes missing (a rating not given);
+    an empty cell elsewhere is an error naming its line and column.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from bayescm.core.latent_columns import csv_frame
+    >>> path = Path(tempfile.mkdtemp()) / "t.csv"
+    >>> _ = path.write_text("a,b\\n1,0\\n0,\\n")
+    >>> csv_frame(path, ["a", "b"], may_be_empty=["b"])["b"].isna().tolist()
+    [False, True]
+    """
+    from bayescm.core.csvtable import read_csv
+
+    return table_frame(read_csv(path), names, may_be_empty=may_be_empty)
+
+
+def table_frame(table: Any, names: Sequence[str], *, may_be_empty: Sequence[str] = ()) -> Any:
+    """The columns ``names`` of a read CSV table as a frame indexed by line.
+
+    :func:`csv_frame` for a table already read (:class:`~bayescm.core.csvtable.CSVTable`: a
+    file, or text pasted in the app).
+
+    Examples
+    --------
+    >>> from bayescm.core.csvtable import parse_csv
+    >>> from bayescm.core.latent_columns import table_frame
+    >>> table = parse_csv("a,b\\n1,\\n", "the table")
+    >>> table_frame(table, ["a", "b"], may_be_empty=["b"]).to_dict("list")
+    {'a': ['1'], 'b': [None]}
+    """
+    import pandas as pd
+
+    table = table.check_header()
+    positions = table.require(list(dict.fromkeys(names)))
+    if not table.body:
+        raise table.error("no rows: give one row per subject (or rating) under the header.",
+                          table.lines[0])
+    columns: dict[str, list[Any]] = {}
+    for name, j in zip(dict.fromkeys(names), positions, strict=True):
+        if name in may_be_empty:
+            columns[name] = [row[j].strip() or None for row in table.body]
+        else:
+            columns[name] = table.texts(name, "a value")
+    return pd.DataFrame(columns, index=pd.Index(table.lines[1:], name="line"))
+
+
+def _need_columns(frame: Any, names: Sequence[str]) -> None:
+    columns = [str(c) for c in frame.columns]
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"columns are named by strings, got {name!r}.")
+        if name not in columns:
+            raise LatentClassFormatError(f"no column {name!r}; the table has {columns}."
+                                         f"{did_you_mean(name, columns)}")
+
+
+def _row(frame: Any, position: int) -> str:
+    label = frame.index[position]
+    return f"row {label}" if isinstance(label, (int, np.integer)) else f"row {label!r}"
+
+
+def _whole(values: np.ndarray) -> np.ndarray:
+    """Floats that are whole numbers as integers (``3.0`` read next to a gap is the label 3)."""
+    if values.dtype.kind == "f" and np.all(np.mod(values, 1) == 0):
+        return values.astype(np.int64)
+    return values
+
+
+def _labels(frame: Any, column: str, what: str) -> tuple[np.ndarray, list[str]]:
+    """Codes in order of first appearance (a categorical keeps its declared categories)."""
+    import pandas as pd
+
+    values = frame[column]
+    missing = values.isna().to_numpy()
+    if missing.any():
+        raise LatentClassFormatError(
+            f"column {column!r}, {_row(frame, int(np.argmax(missing)))}: the {what} is "
+            f"missing; give every row its {what} or drop the row.")
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return (values.cat.codes.to_numpy().astype(np.int64),
+                [str(c) for c in values.cat.categories])
+    codes, uniques = pd.factorize(_whole(values.to_numpy()), sort=False)
+    return codes.astype(np.int64), [str(u) for u in uniques]
