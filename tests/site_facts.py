@@ -1,0 +1,249 @@
+"""The facts, allowed numbers and not-yet-traced numbers of ``tests/test_site_numbers.py``.
+
+A fact ties a number the site's prose states to a Python expression that computes it from
+bayescm; an allowed number is not a result (a definition, a chosen size), with its reason.
+Snippets are the page's prose as the test reads it: inline code, math and links blanked to a
+space, whitespace collapsed to one space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A prose number and how the code computes it."""
+
+    page: str
+    snippet: str
+    number: str
+    compute: Callable[[], float]
+    why: str
+    percent: bool = False
+
+
+def _row(name: str, k: int, row: int = 0):
+    """What the named preset puts on row ``row`` of K classes' rates (its Dirichlet)."""
+    from bayescm.priors import preset_row
+
+    return preset_row(_preset(name), k, row)
+
+
+def _weak_row(k: int):
+    return _row("Weak", k)
+
+
+def _from_interval_mass(lower: float, upper: float) -> float:
+    """The mass ``Beta.from_interval(lower, upper)`` puts between them."""
+    from scipy import stats
+
+    import bayescm as bcm
+
+    prior = bcm.Beta.from_interval(lower, upper)
+    dist = stats.beta(prior.alpha, prior.beta)
+    return float(dist.cdf(upper) - dist.cdf(lower))
+
+
+def _for_every_k(value: Callable[[int], float]) -> float:
+    """``value(K)`` if it is the same for K = 3, 5 and 10 (a claim 'whatever K'), else NaN."""
+    values = {round(float(value(k)), 12) for k in (3, 5, 10)}
+    return values.pop() if len(values) == 1 else float("nan")
+
+
+def _same(*values: float) -> float:
+    """The common value of a symmetric prior's parameters (NaN when they differ)."""
+    return float(values[0]) if len(set(map(float, values))) == 1 else float("nan")
+
+
+def _preset(name: str):
+    from bayescm import priors
+
+    return getattr(priors, name)()
+
+
+def _beta_hdi(a: float, b: float, end: int) -> float:
+    from bayescm.core.betahdi import beta_hdi
+
+    return float(beta_hdi(a, b, 0.95)[end])
+
+
+@cache
+def _paper_row(ident: str) -> dict:
+    from bayescm.io.datasets import literature_table
+
+    return next(r for r in literature_table() if r["id"] == ident)
+
+
+def _p_deceptive(ident: str) -> float:
+    """P(BM < 0) under Laplace priors, exactly: TPR and TNR are independent Betas."""
+    from scipy import integrate, stats
+
+    r = _paper_row(ident)
+    tpr = stats.beta(1 + r["tp"], 1 + r["fn"])
+    tnr = stats.beta(1 + r["tn"], 1 + r["fp"])
+    return integrate.quad(lambda x: tpr.pdf(x) * tnr.cdf(1 - x), 0, 1)[0]
+
+
+def _cocaine():
+    import bayescm as bcm
+
+    return bcm.ConfusionMatrix.from_counts(tp=26, fn=0, tn=6, fp=2)
+
+
+_P = "docs/user_guide/priors.md"
+_R = "README.md"
+_I = "docs/index.md"
+_G = "docs/getting_started.md"
+FACTS_LIST: list[Fact] = [
+    # the named priors' table (docs/user_guide/priors.md)
+    Fact(_P, "Beta(1, 1), uniform", "1",
+         lambda: _same(_preset("Laplace").alpha, _preset("Laplace").beta), "Laplace's a = b"),
+    Fact(_P, "Beta(1, 1), uniform | 2 |", "2",
+         lambda: _preset("Laplace").alpha + _preset("Laplace").beta, "Laplace's a + b"),
+    Fact(_P, "Beta(1/2, 1/2) | 1 |", "1/2",
+         lambda: _same(_preset("Jeffreys").alpha, _preset("Jeffreys").beta), "Jeffreys' a = b"),
+    Fact(_P, "Beta(1/2, 1/2) | 1 |", "1",
+         lambda: _preset("Jeffreys").alpha + _preset("Jeffreys").beta, "Jeffreys' a + b"),
+    Fact(_P, "less pull towards 1/2 than Laplace", "1/2",
+         lambda: _preset("Jeffreys").alpha / (_preset("Jeffreys").alpha
+                                              + _preset("Jeffreys").beta), "the prior mean"),
+    Fact(_P, "Beta(0, 0), improper | 0 |", "0",
+         lambda: _same(_preset("Haldane").alpha, _preset("Haldane").beta,
+                       _preset("Haldane").alpha + _preset("Haldane").beta),
+         "Haldane's a, b, a + b"),
+    Fact(_P, "4/K per row of rates", "4",
+         lambda: _for_every_k(lambda k: k * _weak_row(k).sum()), "K x a weak row's total"),
+    Fact(_P, "(2/K on the correct class", "2",
+         lambda: _for_every_k(lambda k: k * _weak_row(k)[0]), "K x a weak row's correct cell"),
+    Fact(_P, "2/K on the others;", "2",
+         lambda: _for_every_k(lambda k: k * _weak_row(k)[1:].sum()), "K x its wrong cells"),
+    Fact(_P, "4 in total over the K rows", "4",
+         lambda: _for_every_k(lambda k: sum(_row("Weak", k, i).sum() for i in range(k))),
+         "the weak rows' total"),
+    Fact(_P, "), 2 on the prevalence", "2",
+         lambda: _for_every_k(lambda k: _preset("Weak").concentration(k, "prevalence").sum()),
+         "the weak prevalence Dirichlet's total"),
+    Fact(_P, "0.94 at , where Laplace", "0.94",
+         lambda: (3 + _weak_row(10)[0]) / (3 + _weak_row(10).sum()),
+         "posterior mean recall, 3 of 3 right, weak row at K = 10"),
+    Fact(_P, "where Laplace says 0.8)", "0.8",
+         lambda: (3 + _row("Laplace", 10)[0]) / (3 + _row("Laplace", 10).sum()),
+         "the same under Laplace rows"),
+    Fact(_P, "95 % of the mass between 0.7 and 0.9", "95",
+         lambda: _from_interval_mass(0.7, 0.9), "the mass Beta.from_interval(0.7, 0.9) puts between them", True),
+    # the landing page (docs/index.md)
+    Fact(_I, "tested on 34 samples", "34", lambda: _cocaine().n, "the matrix's total"),
+    Fact(_I, "between 89.5 % and 100 %", "89.5", lambda: _beta_hdi(27, 1, 0),
+         "exact 95 % HDI of the TPR's Beta(1 + 26, 1 + 0)", True),
+    Fact(_I, "between 89.5 % and 100 %", "100", lambda: _beta_hdi(27, 1, 1),
+         "exact 95 % HDI of the TPR's Beta(1 + 26, 1 + 0)", True),
+    Fact(_I, "the specificity of 75 %", "75", lambda: 6 / 8, "TN / (TN + FP)", True),
+    Fact(_I, "The reported \"100 % sensitivity\"", "100", lambda: 26 / 26, "TP / (TP + FN)", True),
+    Fact(_I, "from about 43 % to 95 %", "43", lambda: _beta_hdi(7, 3, 0),
+         "exact 95 % HDI of the TNR's Beta(1 + 6, 1 + 2)", True),
+    Fact(_I, "from about 43 % to 95 %", "95", lambda: _beta_hdi(7, 3, 1),
+         "exact 95 % HDI of the TNR's Beta(1 + 6, 1 + 2)", True),
+    Fact(_I, "Beta(7, 3) posterior", "7", lambda: _preset("Laplace").alpha + 6, "a + TN"),
+    Fact(_I, "Beta(7, 3) posterior", "3", lambda: _preset("Laplace").beta + 2, "b + FP"),
+    # getting started (docs/getting_started.md)
+    Fact(_G, "On 34 test samples", "34", lambda: _cocaine().n, "the matrix's total"),
+    Fact(_G, "Beta(1 + 6, 1 + 2)", "1", lambda: _same(_preset("Laplace").alpha,
+                                                     _preset("Laplace").beta), "Laplace's a, b"),
+    Fact(_G, "exact 95 % HDI is [0.432, 0.946]", "0.432", lambda: _beta_hdi(7, 3, 0),
+         "exact 95 % HDI of Beta(7, 3)"),
+    Fact(_G, "exact 95 % HDI is [0.432, 0.946]", "0.946", lambda: _beta_hdi(7, 3, 1),
+         "exact 95 % HDI of Beta(7, 3)"),
+    Fact(_G, "the TPR of 100 % becomes 96.4 %", "96.4", lambda: 27 / 28,
+         "posterior mean of Beta(1 + 26, 1 + 0)", True),
+    Fact(_G, "the exact posterior mean 27/28", "27/28",
+         lambda: (_preset("Laplace").alpha + 26) / (_preset("Laplace").alpha
+                                                   + _preset("Laplace").beta + 26),
+         "posterior mean of the TPR under Laplace"),
+    Fact(_G, "an MU of 51 percentage points", "51",
+         lambda: _beta_hdi(7, 3, 1) - _beta_hdi(7, 3, 0), "width of Beta(7, 3)'s 95 % HDI", True),
+    Fact(_G, "Classifier 8 of", "8", lambda: float(_paper_row("8")["id"]), "the table's id"),
+    Fact(_G, "accuracy of 70 % (31 of 44)", "70",
+         lambda: (_paper_row("8")["tp"] + _paper_row("8")["tn"]) / _paper_row("8")["n"],
+         "(TP + TN) / N of the packaged literature table's classifier 8", True),
+    Fact(_G, "accuracy of 70 % (31 of 44)", "31",
+         lambda: _paper_row("8")["tp"] + _paper_row("8")["tn"], "TP + TN of classifier 8"),
+    Fact(_G, "accuracy of 70 % (31 of 44)", "44", lambda: _paper_row("8")["n"], "its N"),
+    Fact(_G, "with a probability of 0.143", "0.143", lambda: _p_deceptive("8"),
+         "exact P(BM < 0) of classifier 8 under Laplace priors"),
+]
+FACTS: dict[str, list[Fact]] = {}
+for _fact in FACTS_LIST:
+    FACTS.setdefault(_fact.page, []).append(_fact)
+
+ALLOWED: dict[str, dict[str, str]] = {
+    _I: {
+        "Comput. Sci. 7:e398": "the paper's volume, a citation",
+        "at 95 % probability": "the chosen HDI probability (bcm.set_options' default)",
+        "(the exact 95 % HDI": "the chosen HDI probability",
+        "width of the 95 % highest-density": "the chosen HDI probability, in a definition",
+    },
+    _G: {
+        "(report it as \"< 0.0001\", not as 0)": "a reporting rule: the next round number "
+                                                  "above 1/20,000",
+    },
+}
+
+UNTRACED: dict[str, list[str]] = {
+    "README.md": [
+        "0.762", "0.798", "4,583"
+    ],
+    "docs/cli.md": [
+        "0/1", "0.5", "990", "1252", "1/0"
+    ],
+    "docs/validation.md": [
+        "20,000"
+    ],
+    "docs/user_guide/audits.md": [
+        "0.3", "1/2", "0.7", "0.91", "0.93", "0.975", "0.99", "2", "11", "27", "30", "40", "95",
+        "153", "186", "195", "400", "200,000"
+    ],
+    "docs/user_guide/comparisons.md": [
+        "74", "82", "100", "15,123"
+    ],
+    "docs/user_guide/corrected.md": [
+        "0.001", "0.003", "0.02", "0.040", "0.046", "0.059", "0.113", "0.12", "0.133", "0.166",
+        "0.191", "0.215", "0.264", "0.44", "0.5", "0.7", "0.74", "0.9", "0.917", "0.925",
+        "0.93", "0.94", "0.945", "0.95", "0.976", "0.98", "1.6", "11", "15", "27", "31", "64",
+        "80", "95", "120", "200", "300", "400", "60,000", "200,000"
+    ],
+    "docs/user_guide/decisions.md": [
+        "0.045", "0.6", "1.4", "7", "60", "99", "100", "300", "10,000"
+    ],
+    "docs/user_guide/figures.md": [
+        "0.894", "3", "5.6", "7", "7.2", "8", "9", "10", "12", "16", "89.4"
+    ],
+    "docs/user_guide/hierarchical.md": [
+        "0/1", "0.015"
+    ],
+    "docs/user_guide/items.md": [
+        "0.001"
+    ],
+    "docs/user_guide/latent.md": [
+        "0.001", "0.006", "6", "600"
+    ],
+    "docs/user_guide/model.md": [
+        "1", "0/0"
+    ],
+    "docs/user_guide/planning.md": [
+        "10"
+    ],
+    "docs/user_guide/prevalence.md": [
+        "1.6", "14", "34", "75"
+    ],
+    "docs/user_guide/scores.md": [
+        "0.045", "0.049", "0.060", "0.064", "0.078", "0.081", "0.095", "0.097", "0.102",
+        "0.105", "0.106", "0.110", "0.121", "3/20", "0.62", "0.701", "0.896", "0.944", "0.951",
+        "0.957", "0.961", "0.963", "0.974", "0.979", "10.7"
+    ],
+    "docs/user_guide/uncertainty.md": [
+        "0.001", "0.5", "0.95", "2", "5", "95"
+    ],
+}
