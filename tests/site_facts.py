@@ -133,7 +133,8 @@ FACTS_LIST: list[Fact] = [
          lambda: (3 + _row("Laplace", 10)[0]) / (3 + _row("Laplace", 10).sum()),
          "the same under Laplace rows"),
     Fact(_P, "95 % of the mass between 0.7 and 0.9", "95",
-         lambda: _from_interval_mass(0.7, 0.9), "the mass Beta.from_interval(0.7, 0.9) puts between them", True),
+         lambda: _from_interval_mass(0.7, 0.9), "the mass Beta.from_interval(0.7, 0.9) puts there",
+         True),
     # the landing page (docs/index.md)
     Fact(_I, "tested on 34 samples", "34", lambda: _cocaine().n, "the matrix's total"),
     Fact(_I, "between 89.5 % and 100 %", "89.5", lambda: _beta_hdi(27, 1, 0),
