@@ -35,8 +35,8 @@ Each remaining number must be traced by one of, in this order:
     ``>>>`` outputs are compared by doctest, the other Python blocks run in
     ``tests/test_doc_examples.py``).
 (b) **a measured file the page cites by path** (``benchmarks/*.md``/``*.json``, a notebook and
-    its stored outputs, ``models/*.toml``, ``bayescm/data/*.csv``, ``tests/data/*.csv``): a
-    token of that file.
+    its stored outputs, ``models/*.toml``, ``bayescm/data/*.csv``, ``tests/data/*.csv``) or a
+    notebook it names ("notebook 07"): a token of that file.
 (d) **the allow-list** (``ALLOWED``): numbers that are not results (a K in an example, 0.95
     as a chosen HDI probability, a count in a definition), each snippet with its reason.
 
@@ -75,6 +75,7 @@ _IGNORED = re.compile(
 """What is blanked from the prose before its numbers are read (the module docstring's list)."""
 _CITED = re.compile(r"((?:benchmarks|notebooks|models|bayescm/data|tests/data)/[\w.-]+\."
                     r"(?:md|json|ipynb|toml|csv))")
+_NAMED_NOTEBOOK = re.compile(r"\b[Nn]otebook (\d{2})\b")
 _FRACTION = re.compile(r"(?<![\w./])\d+/\d+(?![\w/])")
 _TOKEN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
@@ -166,8 +167,12 @@ def matches(number: str, percent: bool, pool: set[str]) -> bool:
 
 
 def cited_files(text: str) -> list[Path]:
-    """The measured files a page cites by path (links, inline code, literalinclude)."""
-    return sorted({ROOT / m for m in _CITED.findall(text) if (ROOT / m).is_file()})
+    """The measured files a page cites by path (links, inline code, literalinclude), and the
+    notebooks it names ("notebook 07")."""
+    files = {ROOT / m for m in _CITED.findall(text) if (ROOT / m).is_file()}
+    for number in _NAMED_NOTEBOOK.findall(text):
+        files |= set((ROOT / "notebooks").glob(f"{number}_*.ipynb"))
+    return sorted(files)
 
 
 def fact_holds(fact: Fact) -> bool:
