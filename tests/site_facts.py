@@ -112,6 +112,30 @@ def _wordle():
     return wordle()
 
 
+def _preset_attr(name: str, attr: str) -> float:
+    from bayescm.plots._style import PRESETS
+
+    return float(getattr(PRESETS[name], attr))
+
+
+def _default_text(which: str) -> float:
+    """The default preset's text size (legend, label or title): the legend's is the smallest
+    text (``MIN_FONT``); the others are read back from the sizes a scaled preset's style sets
+    (two_column's scale keeps them above its floor)."""
+    import matplotlib as mpl
+
+    import bayescm as bcm
+    from bayescm.plots._style import MIN_FONT, PRESETS, preset_style
+
+    if which == "legend":
+        return MIN_FONT
+    key = {"legend": "legend.fontsize", "label": "axes.labelsize", "title": "axes.titlesize"}
+    with bcm.rc_context(plot_preset="two_column"), preset_style():
+        size = float(mpl.rcParams[key[which]])
+    return size / PRESETS["two_column"].scale
+
+
+_F = "docs/user_guide/figures.md"
 _U = "docs/user_guide/uncertainty.md"
 _P = "docs/user_guide/priors.md"
 _R = "README.md"
@@ -212,6 +236,34 @@ FACTS_LIST: list[Fact] = [
          "both right + only A right (and TP + TN = 41 + 41 of A's matrix)"),
     Fact("docs/user_guide/comparisons.md", "B on 74;", "74", lambda: 70 + 4,
          "both right + only B right (and 37 + 37 of B's matrix)"),
+    # the figure presets' table (docs/user_guide/figures.md), from bayescm.plots._style.PRESETS
+    Fact(_F, "8 pt legends", "8", lambda: _default_text("legend"), "the default legend size"),
+    Fact(_F, "10 pt labels", "10", lambda: _default_text("label"), "the default label size"),
+    Fact(_F, "12 pt titles", "12", lambda: _default_text("title"), "the default title size"),
+    Fact(_F, "| 3.5 in | 7 pt and more | one column", "7",
+         lambda: _preset_attr("column", "floor"), "column's smallest text"),
+    Fact(_F, "| 7.2 in | 7 pt and more |", "7.2",
+         lambda: _preset_attr("two_column", "width"), "two_column's width"),
+    Fact(_F, "| 7.2 in | 7 pt and more |", "7",
+         lambda: _preset_attr("two_column", "floor"), "two_column's smallest text"),
+    Fact(_F, "| 10 in (at most 5.6 in high) | 12 pt", "10",
+         lambda: _preset_attr("slide", "width"), "slide's width"),
+    Fact(_F, "| 10 in (at most 5.6 in high) | 12 pt", "5.6",
+         lambda: _preset_attr("slide", "max_height"), "slide's most height"),
+    Fact(_F, "| 10 in (at most 5.6 in high) | 12 pt", "12",
+         lambda: _preset_attr("slide", "floor"), "slide's smallest text"),
+    Fact(_F, "a 16:9 slide", "16", lambda: 9 * _preset_attr("slide", "width")
+         / _preset_attr("slide", "max_height"), "the slide's width : height, times 9"),
+    Fact(_F, "a 16:9 slide", "9", lambda: 16 * _preset_attr("slide", "max_height")
+         / _preset_attr("slide", "width"), "the slide's height : width, times 16"),
+    Fact(_F, "with its text at 7 pt or more", "7",
+         lambda: _preset_attr("column", "floor"), "column's smallest text"),
+    Fact(_F, "an 8 pt label of a 10-inch figure is 3 pt", "3",
+         lambda: 8 * _preset_attr("column", "width") / _preset_attr("slide", "width"),
+         "8 pt scaled by 3.5 / 10"),
+    Fact(_F, "an 8 pt label of a 10-inch", "8", lambda: _default_text("legend"),
+         "the default's smallest text"),
+    Fact(_F, "a 10-inch figure", "10", lambda: _preset_attr("slide", "width"), "a slide"),
     # the landing page (docs/index.md)
     Fact(_I, "tested on 34 samples", "34", lambda: _cocaine().n, "the matrix's total"),
     Fact(_I, "between 89.5 % and 100 %", "89.5", lambda: _beta_hdi(27, 1, 0),
@@ -261,6 +313,9 @@ ALLOWED: dict[str, dict[str, str]] = {
         "4,583 tests in": "the fast suite's size, measured with its run time on the named date "
                           "and machine (a timing record, like the seconds beside it)",
     },
+    _F: {
+        "draws 0.894 instead of 89.4 %": "an example of the two units, not a result",
+    },
     _U: {
         "the width of its 95 % highest-density": "the chosen HDI probability, in a definition",
         "one setting, (0.95)": "the setting's default, a chosen probability",
@@ -301,9 +356,6 @@ UNTRACED: dict[str, list[str]] = {
     ],
     "docs/user_guide/decisions.md": [
         "0.045", "0.6", "1.4", "7", "60", "99", "100", "300", "10,000"
-    ],
-    "docs/user_guide/figures.md": [
-        "0.894", "3", "5.6", "7", "7.2", "8", "9", "10", "12", "16", "89.4"
     ],
     "docs/user_guide/hierarchical.md": [
         "0/1", "0.015"
