@@ -16,7 +16,8 @@ these are not numbers the page states, and are blanked before the search:
   URLs: code, formulas and addresses, not claims;
 * a list item's or a heading's numbering (``1. ``, ``## 3.``), an issue or pull request
   (``#27``), a version string (``0.2.1``, ``v1.2``, ``Python 3.12``, "before 0.2") and an arXiv
-  identifier: names, not results;
+  identifier, a name with a number (``UTF-16``, ``Windows-1252``), a binary coding (``0/1``,
+  ``1/0``) or the undefined ``0/0``: names, not results;
 * a four-digit year 19xx or 20xx (a citation's year) and a date (``2026-11-27``);
 * a timing or a memory size (a number followed by ``ms``, ``s``, ``min``, ``h``, ``MB`` or
   ``GB``, or ``x``/``times`` after such a number): measured on the machine the page names by
@@ -68,7 +69,8 @@ _IGNORED = re.compile(
     r"<!--.*?-->|`[^`]*`|\$\$.*?\$\$|\$[^$]+?\$|\]\([^)]*\)|<?https?://[^\s>)]*"
     r"|^\s*(?:#+\s*\d+\s*[.·]|\d+\.\s)|#\d+|\bv?\d+\.\d+\.\d+\b|\bv\d+(?:\.\d+)*\b"
     r"|\b(?:Python|python|before|since|version|bayescm|PyMC|ArviZ|NumPy|pandas) \d+(?:\.\d+)+\b"
-    r"|\b\d{4}-\d{2}-\d{2}\b|\b\d{4}\.\d{5}\b|\b[Nn]otebooks? \d+(?:(?:,| and) \d+)*"
+    r"|\b[01]/[01]\b|\b[A-Z][A-Za-z]*-\d+\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{4}\.\d{5}\b"
+    r"|\b[Nn]otebooks? \d+(?:(?:,| and) \d+)*"
     r"|\b\d[\d,]*(?:\.\d+)?\s*(?:ms|s|min|h|MB|GB)\b(?:[,;]? \d[\d,]*(?:\.\d+)?\s*(?:x|times)\b)?"
     r"|\b\d+(?:\.\d+)?\s*(?:x|times) (?:the|as|faster|slower|longer)\b",
     re.MULTILINE | re.DOTALL)
