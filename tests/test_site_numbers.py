@@ -37,7 +37,10 @@ Each remaining number must be traced by one of, in this order:
     ``tests/test_doc_examples.py``).
 (b) **a measured file the page cites by path** (``benchmarks/*.md``/``*.json``, a notebook and
     its stored outputs, ``models/*.toml``, ``bayescm/data/*.csv``, ``tests/data/*.csv``) or a
-    notebook it names ("notebook 07"): a token of that file.
+    notebook it names ("notebook 07"): a token of that file. A test or benchmark script the
+    page cites (``tests/test_stratified.py``, ``benchmarks/calibration_study.py``) traces the
+    numbers of a study's *design* (sizes, true values, seeds) it holds; a study's measured
+    outcome is traced only when a stored file, or an assertion in the script, holds it.
 (d) **the allow-list** (``ALLOWED``): numbers that are not results (a K in an example, 0.95
     as a chosen HDI probability, a count in a definition), each snippet with its reason.
 
@@ -76,7 +79,7 @@ _IGNORED = re.compile(
     re.MULTILINE | re.DOTALL)
 """What is blanked from the prose before its numbers are read (the module docstring's list)."""
 _CITED = re.compile(r"((?:benchmarks|notebooks|models|bayescm/data|tests/data)/[\w.-]+\."
-                    r"(?:md|json|ipynb|toml|csv))")
+                    r"(?:md|json|ipynb|toml|csv)|(?:tests|benchmarks)/[\w-]+\.py)")
 _NAMED_NOTEBOOK = re.compile(r"\b[Nn]otebook (\d{2})\b")
 _FRACTION = re.compile(r"(?<![\w./])\d+/\d+(?![\w/])")
 _TOKEN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
