@@ -233,6 +233,34 @@ def _audit_population(metric: str) -> float:
     return positives / 1_000_000 if metric == "prevalence" else positives_flagged / positives
 
 
+def _attempts_per_system() -> float:
+    """Rows of the packaged eval log per model (every system answers the same attempts)."""
+    import csv
+    from collections import Counter
+    from importlib import resources
+
+    with resources.files("bayescm.data").joinpath("eval_log.csv").open(encoding="utf-8") as f:
+        counts = Counter(row["model"] for row in csv.DictReader(f))
+    return _same(*counts.values())
+
+
+def _dca_thresholds(i: int) -> float:
+    from bayescm.cli_dca import DEFAULT_TABLE_THRESHOLDS
+
+    return DEFAULT_TABLE_THRESHOLDS[i]
+
+
+def _default(function: str, parameter: str) -> float:
+    """A function's default argument (the figure of the planning page uses the defaults)."""
+    import importlib
+    import inspect
+
+    module, name = function.rsplit(".", 1)
+    return inspect.signature(getattr(importlib.import_module(module), name)).parameters[
+        parameter].default
+
+
+_MU_AT_POWER = "bayescm.analyses.samplesize.precision.mu_at_power"
 _A = "docs/user_guide/audits.md"
 _C = "docs/user_guide/corrected.md"
 _S = "docs/user_guide/scores.md"
@@ -417,6 +445,26 @@ FACTS_LIST: list[Fact] = [
     Fact(_A, "(0.975 and 0.93;", "0.93", lambda: 186 / 200, "186 of the 200 audits"),
     Fact(_A, "with Jeffreys' 1/2 per cell", "1/2", lambda: _preset("Jeffreys").alpha,
          "Jeffreys' concentration"),
+    # the command line (docs/cli.md)
+    Fact("docs/cli.md", "990 attempts per system", "990", _attempts_per_system,
+         "rows per model of bayescm/data/eval_log.csv"),
+    Fact("docs/cli.md", "lists thresholds (default 0.05, 0.1, ..., 0.5)", "0.05",
+         lambda: _dca_thresholds(0), "the first default threshold"),
+    Fact("docs/cli.md", "lists thresholds (default 0.05, 0.1, ..., 0.5)", "0.1",
+         lambda: _dca_thresholds(1), "the second"),
+    Fact("docs/cli.md", "lists thresholds (default 0.05, 0.1, ..., 0.5)", "0.5",
+         lambda: _dca_thresholds(-1), "the last"),
+    # the spread of a hierarchical multiclass model (docs/user_guide/hierarchical.md)
+    Fact("docs/user_guide/hierarchical.md", "an accuracy near 0.9 moves by about 0.015", "0.015",
+         lambda: (0.9 * 0.1 / (1 / 0.05 ** 2 + 1)) ** 0.5,
+         "SD of a Dirichlet(c m) component, m = 0.9, c = 1 / 0.05^2"),
+    # the planning page's figure: docs/_scripts/make_figures.py calls mu_at_power's defaults
+    Fact("docs/user_guide/planning.md", "MU reached with 95 % assurance", "95",
+         lambda: _default(_MU_AT_POWER, "power"), "mu_at_power's default power", True),
+    Fact("docs/user_guide/planning.md", "mode 0.8, concentration 10, Laplace", "0.8",
+         lambda: _default(_MU_AT_POWER, "mode"), "mu_at_power's default mode"),
+    Fact("docs/user_guide/planning.md", "mode 0.8, concentration 10, Laplace", "10",
+         lambda: _default(_MU_AT_POWER, "concentration"), "its default concentration"),
     # the landing page (docs/index.md)
     Fact(_I, "tested on 34 samples", "34", lambda: _cocaine().n, "the matrix's total"),
     Fact(_I, "between 89.5 % and 100 %", "89.5", lambda: _beta_hdi(27, 1, 0),
@@ -469,7 +517,21 @@ ALLOWED: dict[str, dict[str, str]] = {
     _F: {
         "draws 0.894 instead of 89.4 %": "an example of the two units, not a result",
     },
+    "docs/cli.md": {
+        "when the risk is at least 0.5": "the threshold the expected cost is reported at "
+                                         "(the option's help in bayescm/cli_dca.py says so)",
+    },
+    "docs/user_guide/comparisons.md": {
+        "even with 15,123 test items": "the paper's Kaggle test set's size, a quoted datum",
+    },
+    "docs/user_guide/model.md": {
+        "Hoffmann 2021, Fig. 1)": "a figure of the cited paper",
+        "## Several classes: c + 1 Dirichlet": "a formula's count (c classes, plus one)",
+        "the paper's \"c + 1 multinomials\"": "the same count, quoted from the paper",
+    },
     _U: {
+        "that holds 95 % of the posterior": "the chosen HDI probability, in a definition",
+        "a 95 % interval spans about": "the chosen HDI probability",
         "the width of its 95 % highest-density": "the chosen HDI probability, in a definition",
         "one setting, (0.95)": "the setting's default, a chosen probability",
         "## The 2 / √N rule": "the rule's name; the page derives it",
@@ -488,14 +550,8 @@ ALLOWED: dict[str, dict[str, str]] = {
 }
 
 UNTRACED: dict[str, list[str]] = {
-    "docs/cli.md": [
-        "0.5", "990"
-    ],
     "docs/user_guide/audits.md": [
         "1/2", "0.91", "186", "195", "400"
-    ],
-    "docs/user_guide/comparisons.md": [
-        "15,123"
     ],
     "docs/user_guide/corrected.md": [
         "0.06", "0.12", "0.44", "0.74", "0.92", "0.925", "0.93", "0.94", "0.945", "1.6", "64",
@@ -504,23 +560,11 @@ UNTRACED: dict[str, list[str]] = {
     "docs/user_guide/decisions.md": [
         "0.045"
     ],
-    "docs/user_guide/hierarchical.md": [
-        "0.015"
-    ],
     "docs/user_guide/latent.md": [
         "0.001", "0.006", "6"
-    ],
-    "docs/user_guide/model.md": [
-        "1"
-    ],
-    "docs/user_guide/planning.md": [
-        "10"
     ],
     "docs/user_guide/scores.md": [
         "0.045", "0.049", "0.060", "0.064", "0.078", "0.081", "0.095", "0.097", "0.102",
         "0.105", "0.106", "0.110", "0.121", "3/20", "0.62"
-    ],
-    "docs/user_guide/uncertainty.md": [
-        "95"
     ],
 }
