@@ -23,6 +23,9 @@ class Fact:
     compute: Callable[[], float]
     why: str
     percent: bool = False
+    math: bool = False
+    """The snippet is in the page's math (read from the page's text, whitespace collapsed):
+    a prior written as a formula."""
 
 
 def _row(name: str, k: int, row: int = 0):
@@ -267,6 +270,25 @@ def _grid() -> int:
     return GRID
 
 
+def _hierarchical_prior(name: str, attribute: str) -> float:
+    from bayescm.models.hierarchical_priors import default_priors
+
+    return float(getattr(default_priors()[name], attribute))
+
+
+def _items_prior(name: str, attribute: str) -> float:
+    from bayescm.models.items import ItemsModel
+
+    return float(getattr(ItemsModel.default_priors()[name], attribute))
+
+
+def _spread_prior() -> float:
+    from bayescm.models import hierarchical_multiclass
+
+    return float(hierarchical_multiclass.default_spread().sigma)
+
+
+_H = "docs/user_guide/hierarchical.md"
 _A = "docs/user_guide/audits.md"
 _C = "docs/user_guide/corrected.md"
 _S = "docs/user_guide/scores.md"
@@ -489,6 +511,34 @@ FACTS_LIST: list[Fact] = [
          lambda: 2 * (2 ** 2 - 1), "two populations' 2 x 2 tables of free cells"),
     # the scores page's rule of three (docs/user_guide/scores.md)
     Fact(_S, "bound near 3/20)", "3/20", lambda: 3 / 20, "the rule of three, 3 / n at n = 20"),
+    # the hierarchical and items models' default priors, written as formulas
+    Fact(_H, r"\mu \sim \mathcal{N}(0, 2^2)$", "0",
+         lambda: _same(_hierarchical_prior("mu_logit_tpr", "mu"),
+                       _hierarchical_prior("mu_logit_tnr", "mu")), "the means' prior mean",
+         math=True),
+    Fact(_H, r"\mu \sim \mathcal{N}(0, 2^2)$", "2",
+         lambda: _same(_hierarchical_prior("mu_logit_tpr", "sigma"),
+                       _hierarchical_prior("mu_logit_tnr", "sigma")), "the means' prior sd",
+         math=True),
+    Fact(_H, r"$s \sim \text{Half-}\mathcal{N}(1)$", "1",
+         lambda: _same(_hierarchical_prior("sd_logit_tpr", "sigma"),
+                       _hierarchical_prior("sd_logit_tnr", "sigma")), "the scales' prior sd",
+         math=True),
+    Fact(_H, "(standard deviations 2 and 1)", "2",
+         lambda: _hierarchical_prior("mu_logit_tpr", "sigma"), "the means' prior sd"),
+    Fact(_H, "(standard deviations 2 and 1)", "1",
+         lambda: _hierarchical_prior("sd_logit_tpr", "sigma"), "the scales' prior sd"),
+    Fact(_H, "an LKJ(2) prior", "2", lambda: _hierarchical_prior("corr_logit", "eta"),
+         "the correlation's LKJ eta", math=True),
+    Fact(_H, "its default prior is Half-Normal(0.2)", "0.2", _spread_prior,
+         "the multiclass runs' spread prior"),
+    Fact("docs/user_guide/items.md", r"$\mu_s \sim \mathcal N(0, 3^2)$", "3",
+         lambda: _items_prior("mu_logit", "sigma"), "the items model's mean prior sd",
+         math=True),
+    Fact("docs/user_guide/items.md", r"$\mathrm{HalfNormal}(2.5)$", "2.5",
+         lambda: _same(*(_items_prior(k, "sigma")
+                         for k in ("sd_cluster", "sd_item", "sd_system_item"))),
+         "every scale's prior sd", math=True),
     # the landing page (docs/index.md)
     Fact(_I, "tested on 34 samples", "34", lambda: _cocaine().n, "the matrix's total"),
     Fact(_I, "between 89.5 % and 100 %", "89.5", lambda: _beta_hdi(27, 1, 0),
