@@ -288,6 +288,25 @@ def _spread_prior() -> float:
     return float(hierarchical_multiclass.default_spread().sigma)
 
 
+def _chunk_matrices() -> float:
+    """Binary matrices per chunk of summarize_batch at 4 x 1,000 draws, to the thousand."""
+    from bayescm.analyses.batch import _CHUNK_DRAWS
+
+    return round(_CHUNK_DRAWS // (4 * 1_000 * 4 * 8), -3)
+
+
+def _binary_metric_count() -> float:
+    from bayescm.metrics import BINARY_METRICS
+
+    return len(BINARY_METRICS)
+
+
+def _heatmap_half() -> float:
+    from bayescm.plots._batch import MAX_ROWS
+
+    return MAX_ROWS / 2
+
+
 _H = "docs/user_guide/hierarchical.md"
 _A = "docs/user_guide/audits.md"
 _C = "docs/user_guide/corrected.md"
@@ -539,6 +558,24 @@ FACTS_LIST: list[Fact] = [
          lambda: _same(*(_items_prior(k, "sigma")
                          for k in ("sd_cluster", "sd_item", "sd_system_item"))),
          "every scale's prior sd", math=True),
+    # README.md's opening, metrics, figures and batch
+    Fact(_R, "with 34 test samples a", "34", lambda: _cocaine().n, "the cocaine matrix's total"),
+    Fact(_R, "\"somewhere between 89 % and 100 %\"", "89", lambda: _beta_hdi(27, 1, 0),
+         "exact 95 % HDI of the TPR's Beta(27, 1)", True),
+    Fact(_R, "\"somewhere between 89 % and 100 %\"", "100", lambda: _beta_hdi(27, 1, 1),
+         "exact 95 % HDI of the TPR's Beta(27, 1)", True),
+    Fact(_R, "Binary (27), each", "27", _binary_metric_count, "len(bcm.metrics.BINARY_METRICS)"),
+    Fact(_R, "a page's ( , 7.2 in)", "7.2", lambda: _preset_attr("two_column", "width"),
+         "two_column's width"),
+    Fact(_R, "(at least 7 pt in print, 12 pt on a slide)", "7",
+         lambda: _same(_preset_attr("column", "floor"), _preset_attr("two_column", "floor")),
+         "the print presets' smallest text"),
+    Fact(_R, "(at least 7 pt in print, 12 pt on a slide)", "12",
+         lambda: _preset_attr("slide", "floor"), "slide's smallest text"),
+    Fact(_R, "about 4,000 binary matrices by default", "4,000", _chunk_matrices,
+         "2^29 draws per chunk over 4 x 1,000 draws x 4 cells x 8 bytes, to the thousand"),
+    Fact(_R, "the best and worst 25 rows", "25", _heatmap_half,
+         "half of MAX_ROWS of bayescm.plots' rank heatmap"),
     # the landing page (docs/index.md)
     Fact(_I, "tested on 34 samples", "34", lambda: _cocaine().n, "the matrix's total"),
     Fact(_I, "between 89.5 % and 100 %", "89.5", lambda: _beta_hdi(27, 1, 0),
@@ -624,20 +661,41 @@ ALLOWED: dict[str, dict[str, str]] = {
 }
 
 UNTRACED: dict[str, list[str]] = {
+    "README.md": [
+        "0.7", "0.84", "1.03", "1.2", "1.6", "2.3", "4.9", "338", "20,000"
+    ],
+    "docs/cli.md": [
+        "63", "230"
+    ],
+    "docs/spec.md": [
+        "0.99"
+    ],
     "docs/user_guide/audits.md": [
-        "0.91", "186", "195", "400"
+        "0.91", "1", "153", "186", "195", "200", "300", "400", "500", "1,000,000"
     ],
     "docs/user_guide/corrected.md": [
-        "0.06", "0.12", "0.44", "0.74", "0.92", "0.925", "0.93", "0.94", "0.945", "60,000"
+        "0", "0.001", "0.06", "0.12", "0.44", "0.74", "0.92", "0.925", "0.93", "0.94", "0.945",
+        "19", "200", "60,000"
     ],
     "docs/user_guide/decisions.md": [
-        "0.045"
+        "0.026", "0.045", "0.089", "0.88", "0.90", "0.92", "95", "99", "100"
+    ],
+    "docs/user_guide/hierarchical.md": [
+        "0.05", "0.9"
+    ],
+    "docs/user_guide/items.md": [
+        "10", "16", "20", "198", "300", "990"
     ],
     "docs/user_guide/latent.md": [
-        "0.001", "0.006"
+        "0.001", "0.006", "3"
+    ],
+    "docs/user_guide/priors.md": [
+        "0.7"
     ],
     "docs/user_guide/scores.md": [
-        "0.045", "0.049", "0.060", "0.064", "0.078", "0.081", "0.095", "0.097", "0.102",
-        "0.105", "0.106", "0.110", "0.121", "0.62"
+        "0.00", "0.01", "0.04", "0.045", "0.049", "0.06", "0.060", "0.064", "0.07", "0.078",
+        "0.08", "0.080", "0.081", "0.095", "0.097", "0.102", "0.105", "0.106", "0.110", "0.121",
+        "0.13", "0.20", "0.28", "0.48", "0.52", "0.62", "0.64", "0.76", "0.81", "0.84", "0.87",
+        "0.88", "0.89", "0.94", "0.96", "0.97", "1.00", "6", "8", "17", "24", "28"
     ],
 }

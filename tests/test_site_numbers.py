@@ -73,7 +73,8 @@ _FENCE = re.compile(r"^\s*(`{3,}|:{3,})\s*(\{[\w-]+\}|[\w-]*)")
 _IGNORED = re.compile(
     r"<!--.*?-->|`[^`]*`|\$\$.*?\$\$|\$[^$]+?\$|\]\([^)]*\)|<?https?://[^\s>)]*"
     r"|^\s*(?:#+\s*\d+\s*[.·]|\d+\.\s)|#\d+|\bv?\d+\.\d+\.\d+\b|\bv\d+(?:\.\d+)*\b"
-    r"|\b(?:Python|python|before|since|version|bayescm|PyMC|ArviZ|NumPy|pandas) \d+(?:\.\d+)+\b"
+    r"|\b(?:Python|python|before|since|after|version|bayescm|PyMC|ArviZ|NumPy|pandas)"
+    r" (?:>= ?)?\d+(?:\.\d+)+\b"
     r"|\b[01]/[01]\b|\b[A-Z][A-Za-z]*-\d+\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{4}\.\d{5}\b"
     r"|\b[Nn]otebooks? \d+(?:(?:,| and) \d+)*"
     r"|\b\d[\d,]*(?:\.\d+)?\s*(?:ms|s|min|h|MB|GB)\b(?:[,;]? \d[\d,]*(?:\.\d+)?\s*(?:x|times)\b)?"
@@ -200,31 +201,53 @@ def _spans(prose: str, snippets) -> list[tuple[int, int]]:
     return spans
 
 
+def sections(text: str) -> list[str]:
+    """A page cut before each heading (``#`` lines outside fenced blocks)."""
+    parts: list[list[str]] = [[]]
+    fence = None
+    for line in text.splitlines():
+        match = _FENCE.match(line)
+        if fence is None and match:
+            fence = match.group(1)
+        elif fence is not None and line.strip() == fence:
+            fence = None
+        elif fence is None and line.startswith("#"):
+            parts.append([])
+        parts[-1].append(line)
+    return ["\n".join(part) for part in parts]
+
+
 def trace(page: str, text: str, facts=None, allowed=None) -> dict[str, list[str]]:
-    """Each stated number of a page under the kind that traces it (``a``-``d``) or ``none``."""
+    """Each stated number of a page under the kind that traces it (``a``-``d``) or ``none``.
+
+    The page's code traces numbers anywhere on it; a cited file, those of the section (from one
+    heading to the next) that cites it.
+    """
     facts = [f for f in (FACTS.get(page, []) if facts is None else facts) if not f.math]
     allowed = ALLOWED.get(page, {}) if allowed is None else allowed
-    prose = prose_of(text)
     code_pool = tokens(split(text)[1])
-    file_pool: set[str] = set()
-    for path in cited_files(text):
-        file_pool |= tokens(path.read_text(encoding="utf-8"))
-    fact_spans = {(s, e, f.number) for f in facts for s, e in _spans(prose, [f.snippet])}
-    allow_spans = _spans(prose, allowed)
     kinds: dict[str, list[str]] = {"a": [], "b": [], "c": [], "d": [], "none": []}
-    for number, at in stated_numbers(prose):
-        percent = bool(re.match(r"(?:\s*[-–]\s*\d+(?:\.\d+)?)?\s*%", prose[at + len(number):]))
-        if any(s <= at < e and number == n for s, e, n in fact_spans):
-            kind = "c"
-        elif matches(number, percent, code_pool):
-            kind = "a"
-        elif matches(number, percent, file_pool):
-            kind = "b"
-        elif any(s <= at < e for s, e in allow_spans):
-            kind = "d"
-        else:
-            kind = "none"
-        kinds[kind].append(number)
+    for section in sections(text):
+        prose = prose_of(section)
+        file_pool: set[str] = set()
+        for path in cited_files(section):
+            file_pool |= tokens(path.read_text(encoding="utf-8"))
+        fact_spans = {(s, e, f.number) for f in facts for s, e in _spans(prose, [f.snippet])}
+        allow_spans = _spans(prose, allowed)
+        for number, at in stated_numbers(prose):
+            after = prose[at + len(number):]
+            percent = bool(re.match(r"(?:\s*[-–]\s*\d+(?:\.\d+)?)?\s*%", after))
+            if any(s <= at < e and number == n for s, e, n in fact_spans):
+                kind = "c"
+            elif matches(number, percent, code_pool):
+                kind = "a"
+            elif matches(number, percent, file_pool):
+                kind = "b"
+            elif any(s <= at < e for s, e in allow_spans):
+                kind = "d"
+            else:
+                kind = "none"
+            kinds[kind].append(number)
     return kinds
 
 
