@@ -154,7 +154,8 @@ def _auc_coverage_rows() -> list[dict]:
             rows.append({"truth": cells[0], "prevalence": float(cells[1]),
                          "n": int(cells[2].replace(",", "")), "auc": float(cells[3]),
                          "bootstrap": float(cells[7].split()[0]),
-                         "default": float(cells[8].split()[0]), "ratio": float(cells[9])})
+                         "default": float(cells[8].split()[0]), "ratio": float(cells[9]),
+                         "separated": float(cells[5])})
     return rows
 
 
@@ -467,6 +468,21 @@ FACTS_LIST: list[Fact] = [
     Fact(_F, "a 10-inch figure", "10", lambda: _preset_attr("slide", "width"), "a slide"),
     # the scores page's AUC coverage (docs/user_guide/scores.md), pooled from its cited table
     *_pooled_facts(),
+    Fact(_S, "(8 cases per cell for AUC 0.6-0.75, 12 for", "8",
+         lambda: _same(*(sum(r["auc"] in _AUC_GROUPS["low"] for r in _auc_coverage_rows()
+                             if r["n"] == n) for n in _POOLED)), "cases per cell, low AUCs"),
+    Fact(_S, "(8 cases per cell for AUC 0.6-0.75, 12 for", "12",
+         lambda: _same(*(sum(r["auc"] in _AUC_GROUPS["high"] for r in _auc_coverage_rows()
+                             if r["n"] == n) for n in _POOLED)), "cases per cell, high AUCs"),
+    Fact(_S, "(17 of the 24 cases with n <= 100", "17",
+         lambda: sum(r["default"] >= 0.97 for r in _auc_coverage_rows()
+                     if r["n"] <= 100 and r["auc"] >= 0.9), "cases covering 0.97 or more"),
+    Fact(_S, "(17 of the 24 cases with n <= 100", "24",
+         lambda: sum(r["n"] <= 100 and r["auc"] >= 0.9 for r in _auc_coverage_rows()),
+         "cases with n <= 100 and AUC >= 0.9"),
+    Fact(_S, "(up to 48 % of them at", "48",
+         lambda: max(r["separated"] for r in _auc_coverage_rows() if r["n"] == 40),
+         "the largest separated share at n = 40", True),
     Fact(_S, "(10.7 times for 20 % positives and AUC 0.99)", "10.7",
          lambda: max(r["ratio"] for r in _auc_coverage_rows() if r["n"] == 40),
          "the widest width ratio at n = 40 in coverage_table.md"),
@@ -746,6 +762,6 @@ UNTRACED: dict[str, list[str]] = {
         "0.00", "0.01", "0.04", "0.045", "0.049", "0.06", "0.060", "0.064", "0.07", "0.078",
         "0.08", "0.080", "0.081", "0.095", "0.097", "0.102", "0.105", "0.106", "0.110", "0.121",
         "0.13", "0.20", "0.28", "0.48", "0.52", "0.62", "0.64", "0.76", "0.81", "0.84", "0.87",
-        "0.88", "0.89", "0.94", "0.96", "0.97", "1.00", "6", "8", "17", "24", "28"
+        "0.88", "0.89", "0.94", "0.96", "0.97", "1.00", "6", "28"
     ],
 }
