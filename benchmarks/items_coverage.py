@@ -112,15 +112,15 @@ def table(results: dict[str, dict]) -> str:
     head = ("| scenario | clusters x items | attempts | accuracy A | ICC (latent) | logs | "
             "model: accuracy | model: diff B - A | model: these items | naive Beta: accuracy "
             "| naive Beta: diff | CR1: accuracy | CR1: diff | fit s (median) | "
-            "fits with divergences |")
-    lines = [head, "|" + "---|" * 15]
+            "fits with divergences | draws per chain |")
+    lines = [head, "|" + "---|" * 16]
     for key, r in sorted(results.items(), key=lambda kv: int(kv[0])):
         c, per, k, acc, sd_c, sd_i, sd_w = SCENARIOS[int(key)]
         n = r["logs"]
         cells = [f"{r[col] / n:.3f}" for col in COLUMNS]
         lines.append(f"| {key} | {c} x {per} | {k} | {acc:g} | {icc_latent(sd_c, sd_i, sd_w):.2f}"
                      f" | {n} | {' | '.join(cells)} | {r['median_seconds']:.1f} | "
-                     f"{r['divergent']} |")
+                     f"{r['divergent']} | {r.get('draws', 300)} |")
     return "\n".join(lines)
 
 
@@ -140,7 +140,9 @@ def main() -> None:
         rows = [one(rng, SCENARIOS[key], args.draws) for _ in range(args.sims)]
         summary: dict = {col: int(sum(bool(r[col]) for r in rows)) for col in COLUMNS}
         summary.update(logs=len(rows), divergent=int(sum(bool(r["divergent"]) for r in rows)),
-                       median_seconds=float(np.median([r["seconds"] for r in rows])))
+                       median_seconds=float(np.median([r["seconds"] for r in rows])),
+                       draws=args.draws, load=round(os.getloadavg()[0], 1),
+                       date=datetime.date.today().isoformat())
         results[str(key)] = summary
         print(key, {k: (round(v / len(rows), 3) if k in COLUMNS else v)
                     for k, v in summary.items()}, flush=True)
@@ -149,11 +151,13 @@ def main() -> None:
     text = table(results)
     print(text)
     if args.write:
-        load = f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after"
+        load = f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after this run"
         section = (f"{START}\n## Items model (issue 30): coverage of 95 % intervals\n\n"
                    f"Run {datetime.date.today().isoformat()} by `benchmarks/items_coverage.py` "
                    f"on 2 cores shared with other work (load average {load}); "
-                   f"2 chains x {args.draws} draws per fit after {args.draws} tuning steps; "
+                   "2 chains per fit, each with as many tuning steps as draws (the table's "
+                   "last column; rows without a date in items_coverage.json are from "
+                   "2026-11-27, 300 draws); "
                    "HDIs of the model, equal-tailed naive Beta intervals (every attempt "
                    "independent; the difference from independent Betas), CR1 normal intervals. "
                    "Two systems, B ahead of A by 0.4 on the logit scale. A coverage from 200 "
