@@ -18,10 +18,9 @@ from typing import Any
 import pandas as pd
 import panel as pn  # type: ignore[import-not-found, unused-ignore]
 
-from bayescm.app.controller import Controller, error_alert, labelled, run_button
+from bayescm.app.controller import TableAndFigure, error_alert, labelled, run_button
 from bayescm.app.figures import png
 from bayescm.app.parse import audit_from_csv
-from bayescm.app.tables import table_html
 
 __all__ = ["EXAMPLE", "METRICS", "AuditForm", "AuditJob"]
 
@@ -61,7 +60,7 @@ class AuditJob:
         return table, png(figure(idata, "forest", list(METRICS)))
 
 
-class AuditForm(Controller):
+class AuditForm(TableAndFigure):
     """The stratified-audit form; :meth:`run` (its button) fits and shows.
 
     Examples
@@ -83,15 +82,9 @@ class AuditForm(Controller):
                               "tn, fp)", value=EXAMPLE, css_classes=["bcm-audit-table"],
                               width=370, height=120)
         errors = {"input": error_alert("audit-input"), "run": error_alert("audit")}
-        self.summary = pn.pane.HTML("", css_classes=["bcm-audit-summary"],
-                                    sizing_mode="stretch_width")
-        self.figure = pn.pane.PNG(None, css_classes=["bcm-audit-figure"], visible=False,
-                                  sizing_mode="scale_width", max_width=720)
         button = run_button("Fit the audit", "bcm-audit-run")
         self.setup(button, errors)
-        results = pn.Column(self.notes, self.summary, self.figure, sizing_mode="stretch_width",
-                            styles={"flex": "1 1 520px"}, min_width=420)
-        self.busy = results
+        results = self.result_panes()
         inputs = pn.Column(
             pn.pane.Markdown(
                 "**Stratified audit.** Items were labelled within strata (e.g. flagged and "
@@ -113,13 +106,7 @@ class AuditForm(Controller):
     def show(self, result: tuple[pd.DataFrame, bytes]) -> None:
         """Put the summary and the forest on the page."""
         table, figure = result
-        self.summary.object = table_html(
-            table, caption="The population's metrics (observed: design-weighted); naive: the "
-                           "labelled items read as one random sample")
-        self.figure.object, self.figure.visible = figure, True
-        self.status.object = "Done."
+        self.put(table, figure,
+                 "The population's metrics (observed: design-weighted); naive: the "
+                 "labelled items read as one random sample")
 
-    def report(self, err: BaseException) -> None:  # noqa: D102
-        self.summary.object = ""
-        self.figure.object, self.figure.visible = None, False
-        super().report(err)

@@ -20,10 +20,9 @@ import numpy as np
 import pandas as pd
 import panel as pn  # type: ignore[import-not-found, unused-ignore]
 
-from bayescm.app.controller import Controller, error_alert, run_button, text_input
+from bayescm.app.controller import TableAndFigure, error_alert, run_button, text_input
 from bayescm.app.figures import single_png
 from bayescm.app.parse import parse_real, parse_whole
-from bayescm.app.tables import table_html
 
 __all__ = ["ClaimForm", "ClaimJob"]
 
@@ -78,7 +77,7 @@ class ClaimJob:
         return table, single_png(draw)
 
 
-class ClaimForm(Controller):
+class ClaimForm(TableAndFigure):
     """The assurance form; :meth:`run` (its button) plans and shows.
 
     Examples
@@ -115,15 +114,9 @@ class ClaimForm(Controller):
         self.n = text_input("your N", "100", "bcm-claim-n", width=120,
                             description="items the rate is a rate of: positives for TPR")
         errors = {"input": error_alert("claim-input"), "run": error_alert("claim")}
-        self.summary = pn.pane.HTML("", css_classes=["bcm-claim-summary"],
-                                    sizing_mode="stretch_width")
-        self.figure = pn.pane.PNG(None, css_classes=["bcm-claim-figure"], visible=False,
-                                  sizing_mode="scale_width", max_width=720)
         button = run_button("Plan the claim", "bcm-claim-run")
         self.setup(button, errors)
-        results = pn.Column(self.notes, self.summary, self.figure, sizing_mode="stretch_width",
-                            styles={"flex": "1 1 520px"}, min_width=420)
-        self.busy = results
+        results = self.result_panes()
         inputs = pn.Column(
             pn.pane.Markdown(
                 "How many items establish a **claim** such as 'sensitivity above 0.9'? The "
@@ -160,13 +153,7 @@ class ClaimForm(Controller):
     def show(self, result: tuple[pd.DataFrame, bytes]) -> None:
         """Put the answers on the page."""
         table, figure = result
-        self.summary.object = table_html(
-            table, caption=f"Test-set size N (counting {table.attrs.get('counts', 'items')}) "
-                           "and the assurance of establishing the claim")
-        self.figure.object, self.figure.visible = figure, True
-        self.status.object = "Done."
+        self.put(table, figure,
+                 f"Test-set size N (counting {table.attrs.get('counts', 'items')}) "
+                 "and the assurance of establishing the claim")
 
-    def report(self, err: BaseException) -> None:  # noqa: D102
-        self.summary.object = ""
-        self.figure.object, self.figure.visible = None, False
-        super().report(err)

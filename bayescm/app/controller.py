@@ -267,3 +267,43 @@ class Controller:
         finally:
             self._busy(False)
         return self._finish(ticket, *outcome)
+
+
+class TableAndFigure(Controller):
+    """A controller whose result is a table and one figure, beside its fields.
+
+    After :meth:`Controller.setup`, :meth:`result_panes` creates :attr:`summary` (css class
+    ``<css>-summary``) and :attr:`figure` (``<css>-figure``, hidden until there is one) and
+    returns the column that shows them with the notes and the spinner; :meth:`put` shows a
+    table with its caption and a PNG; a failure clears both before its message is shown.
+    """
+
+    summary: Any = None
+    """The result table (an HTML pane)."""
+    figure: Any = None
+    """The result figure (a PNG pane)."""
+
+    def result_panes(self, max_width: int = 720) -> Any:
+        """Create the summary and figure panes; return the results column (also :attr:`busy`)."""
+        self.summary = pn.pane.HTML("", css_classes=[f"{self.css}-summary"],
+                                    sizing_mode="stretch_width")
+        self.figure = pn.pane.PNG(None, css_classes=[f"{self.css}-figure"], visible=False,
+                                  sizing_mode="scale_width", max_width=max_width)
+        self.busy = pn.Column(self.notes, self.summary, self.figure, sizing_mode="stretch_width",
+                              styles={"flex": "1 1 520px"}, min_width=420)
+        return self.busy
+
+    def put(self, table: Any, figure: bytes, caption: str) -> None:
+        """Show ``table`` (a DataFrame) under ``caption`` and the PNG ``figure``; say done."""
+        from bayescm.app.tables import table_html
+
+        self.summary.object = table_html(table, caption=caption)
+        self.figure.object, self.figure.visible = figure, True
+        self.status.object = "Done."
+
+    def report(self, err: BaseException) -> None:
+        """Clear the last result, then show ``err`` as :meth:`Controller.report` does."""
+        if self.summary is not None:
+            self.summary.object = ""
+            self.figure.object, self.figure.visible = None, False
+        super().report(err)

@@ -21,10 +21,9 @@ from typing import Any
 import pandas as pd
 import panel as pn  # type: ignore[import-not-found, unused-ignore]
 
-from bayescm.app.controller import Controller, error_alert, option_card, run_button, text_input
+from bayescm.app.controller import TableAndFigure, error_alert, option_card, run_button, text_input
 from bayescm.app.figures import single_png
 from bayescm.app.parse import InputError, parse_whole
-from bayescm.app.tables import table_html
 
 __all__ = ["CorrectJob", "CorrectTab"]
 
@@ -82,7 +81,7 @@ def _prior(value: Any, name: str) -> Any:
                          "uniform(lower, upper) or fixed(value).", field="input") from None
 
 
-class CorrectTab(Controller):
+class CorrectTab(TableAndFigure):
     """The imperfect-test form; :meth:`run` (its button) fits and shows.
 
     Examples
@@ -123,15 +122,9 @@ class CorrectTab(Controller):
             pn.Row(self.cells["tp"], self.cells["fn"]),
             pn.Row(self.cells["tn"], self.cells["fp"]), errors["validation"])
         self.cards = {"validation": validation}
-        self.summary = pn.pane.HTML("", css_classes=["bcm-correct-summary"],
-                                    sizing_mode="stretch_width")
-        self.figure = pn.pane.PNG(None, css_classes=["bcm-correct-figure"], visible=False,
-                                  sizing_mode="scale_width", max_width=720)
         button = run_button("Correct the rate", "bcm-correct-run")
         self.setup(button, errors)
-        results = pn.Column(self.notes, self.summary, self.figure, sizing_mode="stretch_width",
-                            styles={"flex": "1 1 520px"}, min_width=420)
-        self.busy = results
+        results = self.result_panes()
         inputs = pn.Column(
             pn.pane.Markdown(
                 "A test that errs reports an **apparent** rate, not the true prevalence. Give "
@@ -173,14 +166,8 @@ class CorrectTab(Controller):
         """Put the summary and the figure on the page."""
         table, figure = result
         excluded = table.attrs.get("excluded_share", 0.0)
-        self.summary.object = table_html(
-            table, caption="True prevalence, apparent rate and the test's rates (observed: the "
-                           "Rogan-Gladen estimate, the observed apparent rate); the constraint "
-                           f"TPR + TNR > 1 removed {100 * excluded:.1f} % of the rates' prior")
-        self.figure.object, self.figure.visible = figure, True
-        self.status.object = "Done."
+        self.put(table, figure,
+                 "True prevalence, apparent rate and the test's rates (observed: the "
+                 "Rogan-Gladen estimate, the observed apparent rate); the constraint "
+                 f"TPR + TNR > 1 removed {100 * excluded:.1f} % of the rates' prior")
 
-    def report(self, err: BaseException) -> None:  # noqa: D102
-        self.summary.object = ""
-        self.figure.object, self.figure.visible = None, False
-        super().report(err)

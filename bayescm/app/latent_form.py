@@ -24,10 +24,9 @@ import numpy as np
 import pandas as pd
 import panel as pn  # type: ignore[import-not-found, unused-ignore]
 
-from bayescm.app.controller import Controller, error_alert, labelled, run_button, text_input
+from bayescm.app.controller import TableAndFigure, error_alert, labelled, run_button, text_input
 from bayescm.app.figures import single_png
 from bayescm.app.parse import InputError, _read, _table, csv_columns, parse_whole
-from bayescm.app.tables import table_html
 
 __all__ = ["EXAMPLE", "MAX_LATENT_DRAWS", "LatentForm", "LatentJob", "results_from_csv"]
 
@@ -131,7 +130,7 @@ def _fit(data: Any, **kwargs: Any) -> Any:
     return bcm.fit(data, **kwargs)
 
 
-class LatentForm(Controller):
+class LatentForm(TableAndFigure):
     """The no-gold-standard form; :meth:`run` (its button) fits and shows.
 
     Examples
@@ -163,15 +162,9 @@ class LatentForm(Controller):
         self.seed = text_input("random seed", "1", "bcm-latent-seed", width=110)
         errors = {"input": error_alert("latent-input"), "draws": error_alert("latent-draws"),
                   "run": error_alert("latent")}
-        self.summary = pn.pane.HTML("", css_classes=["bcm-latent-summary"],
-                                    sizing_mode="stretch_width")
-        self.figure = pn.pane.PNG(None, css_classes=["bcm-latent-figure"], visible=False,
-                                  sizing_mode="scale_width", max_width=640)
         button = run_button("Fit the tests", "bcm-latent-run")
         self.setup(button, errors)
-        results = pn.Column(self.notes, self.summary, self.figure, sizing_mode="stretch_width",
-                            styles={"flex": "1 1 520px"}, min_width=420)
-        self.busy = results
+        results = self.result_panes(640)
         inputs = pn.Column(
             pn.pane.Markdown(
                 "**No gold standard.** Two or more tests on the same subjects, none of them "
@@ -221,11 +214,5 @@ class LatentForm(Controller):
     def show(self, result: tuple[pd.DataFrame, bytes, str]) -> None:
         """Put the summary and the figure on the page."""
         table, figure, caption = result
-        self.summary.object = table_html(table, caption=caption)
-        self.figure.object, self.figure.visible = figure, True
-        self.status.object = "Done."
+        self.put(table, figure, caption=caption)
 
-    def report(self, err: BaseException) -> None:  # noqa: D102
-        self.summary.object = ""
-        self.figure.object, self.figure.visible = None, False
-        super().report(err)

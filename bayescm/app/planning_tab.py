@@ -18,10 +18,9 @@ import numpy as np
 import pandas as pd
 import panel as pn  # type: ignore[import-not-found, unused-ignore]
 
-from bayescm.app.controller import Controller, error_alert, labelled, run_button, text_input
+from bayescm.app.controller import TableAndFigure, error_alert, labelled, run_button, text_input
 from bayescm.app.figures import single_png
 from bayescm.app.parse import parse_real, parse_whole
-from bayescm.app.tables import table_html
 
 __all__ = ["PlanJob", "PlanningTab"]
 
@@ -78,7 +77,7 @@ class PlanJob:
         return table, single_png(draw)
 
 
-class PlanningTab(Controller):
+class PlanningTab(TableAndFigure):
     """The sample-size tab; :meth:`run` (the button) plans and shows.
 
     Examples
@@ -118,15 +117,9 @@ class PlanningTab(Controller):
         self.sims = text_input("simulated studies", "4000", "bcm-plan-sims", width=140)
         self.seed = text_input("random seed", "1", "bcm-plan-seed", width=110)
         errors = {"input": error_alert("plan-input"), "run": error_alert("plan")}
-        self.summary = pn.pane.HTML("", css_classes=["bcm-plan-summary"],
-                                    sizing_mode="stretch_width")
-        self.figure = pn.pane.PNG(None, css_classes=["bcm-plan-figure"], visible=False,
-                                  sizing_mode="scale_width", max_width=720)
         button = run_button("Plan", "bcm-plan-run")
         self.setup(button, errors)
-        results = pn.Column(self.notes, self.summary, self.figure, sizing_mode="stretch_width",
-                            styles={"flex": "1 1 520px"}, min_width=420)
-        self.busy = results
+        results = self.result_panes()
         inputs = pn.Column(
             pn.pane.Markdown(
                 "How many test samples does a metric need? **MU** (metric uncertainty) is the "
@@ -162,13 +155,7 @@ class PlanningTab(Controller):
     def show(self, result: tuple[pd.DataFrame, bytes]) -> None:
         """Put the answers on the page."""
         table, figure = result
-        self.summary.object = table_html(
-            table, caption="Test-set size N and the MU reached with the chosen assurance (MU as a "
-                           "proportion: 0.1 = 10 percentage points)")
-        self.figure.object, self.figure.visible = figure, True
-        self.status.object = "Done."
+        self.put(table, figure,
+                 "Test-set size N and the MU reached with the chosen assurance (MU as a "
+                 "proportion: 0.1 = 10 percentage points)")
 
-    def report(self, err: BaseException) -> None:  # noqa: D102
-        self.summary.object = ""
-        self.figure.object, self.figure.visible = None, False
-        super().report(err)
