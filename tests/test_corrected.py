@@ -57,6 +57,34 @@ def test_large_samples_give_the_rogan_gladen_estimate() -> None:
     assert float(tree["posterior"]["prevalence"].mean()) == pytest.approx(rogan_gladen, abs=1e-3)
 
 
+def test_the_prevalence_package_example_matches_a_quadrature_of_the_same_model() -> None:
+    """R ``prevalence::truePrev``'s documented example, computed independently here.
+
+    Taenia solium cysticercosis in Nepal: 142 positive pigs of 742, the test's sensitivity
+    uniform on [0.60, 1] and its specificity on [0.75, 1] (``truePrev(x = 142, n = 742, SE =
+    ~dunif(0.60, 1.00), SP = ~dunif(0.75, 1.00))``, the package's help page), a flat prior on
+    the true prevalence. Its posterior is integrated on a grid over (prevalence, SE, SP); the
+    constraint TPR + TNR > 1 holds everywhere in these priors, so the models are the same.
+    """
+    tree = bcm.true_prevalence(142, 742, tpr=Uniform(0.6, 1), tnr=Uniform(0.75, 1),
+                               random_seed=0)
+    draws = tree["posterior"]["prevalence"].values.ravel()
+    p = (np.arange(1000) + 0.5) / 1000
+    se = 0.6 + 0.4 * (np.arange(40) + 0.5) / 40
+    sp = 0.75 + 0.25 * (np.arange(25) + 0.5) / 25
+    apparent = p[:, None, None] * se[None, :, None] + (1 - p[:, None, None]) * (1 - sp)
+    log_like = 142 * np.log(apparent) + (742 - 142) * np.log1p(-apparent)
+    weight = np.exp(log_like - log_like.max()).sum(axis=(1, 2))
+    weight /= weight.sum()
+    mean = float(p @ weight)
+    sd = float(np.sqrt(((p - mean) ** 2) @ weight))
+    quantiles = p[np.searchsorted(np.cumsum(weight), [0.025, 0.5, 0.975])]
+    mc = sd / np.sqrt(draws.size)  # the draws are exact (independent): their Monte-Carlo error
+    assert abs(draws.mean() - mean) < 4 * mc, (draws.mean(), mean)
+    assert draws.std() == pytest.approx(sd, rel=0.05)
+    np.testing.assert_allclose(np.quantile(draws, [0.025, 0.5, 0.975]), quantiles, atol=0.01)
+
+
 def test_validation_updates_the_rates_jointly() -> None:
     val = bcm.ConfusionMatrix.from_counts(tp=180, fn=20, tn=380, fp=20)
     tree = bcm.true_prevalence(142, 742, validation=val, random_seed=3)
