@@ -49,7 +49,7 @@ from bayescm.priors import is_conjugate
 __all__ = ["summarize_batch"]
 
 _SKIP = ("theta", "rates")  # K^2 rows per classifier; named in var_names they are summarised
-_CHUNK_DRAWS = 1 << 29  # draws per chunk (a random stream, a dask task): ~5,000 binary matrices
+_CHUNK_DRAWS = 1 << 29  # bytes of float64 draws per chunk (a random stream, a dask task)
 _BLOCK_DRAWS = 1 << 18  # chains x draws x K^2 per block: 16 binary matrices at 4 x 1,000
 
 
@@ -185,7 +185,8 @@ def summarize_batch(
         ``chunk_size`` give the same table in this process and on any number of dask workers.
     chunk_size : int, optional
         Classifiers per chunk (a random stream and, with ``client``, a dask task); default
-        about 2^29 draws per chunk (4,096 binary matrices at 4 x 1,000 draws). Memory does
+        as many as 2^29 bytes of float64 draws hold (4,194 binary matrices at 4 x 1,000
+        draws: 2^29 // (4 x 1,000 x 4 cells x 8 bytes)). Memory does
         not depend on it: a chunk is drawn and summarised a few dozen classifiers at a time.
     client : dask.distributed.Client, str, optional
         Run the chunks as dask tasks: a ``Client``, a scheduler address
