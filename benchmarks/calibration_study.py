@@ -13,7 +13,9 @@ the same under both nonparametric methods), and counted:
   labels drawn from the scores themselves (a calibrated classifier), 2,000 such label sets: a
   test with 5 % false alarms by construction.
 
-Run: ``.venv/bin/python benchmarks/calibration_study.py --reps 200``
+Run: ``.venv/bin/python benchmarks/calibration_study.py --reps 200 --out
+benchmarks/calibration_table.md`` (``--out`` rewrites the file's ``ece`` or ``recalibration``
+section only, with the date, the load and the command line: :mod:`sections`).
 
 ``--recalibration``: the coverage of the logistic recalibration model instead
 (``method="calibration"``, issue 32). Risks s ~ Beta(2, 3), labels from
@@ -27,11 +29,16 @@ Run: ``.venv/bin/python benchmarks/calibration_study.py --recalibration --reps 1
 from __future__ import annotations
 
 import argparse
+import datetime
+import os
+import shlex
+import sys
 import time
 import warnings
 
 import numpy as np
 from scipy import special
+from sections import write_section
 
 import bayescm as bcm
 from bayescm.core.stats import hdi
@@ -114,18 +121,32 @@ def recalibration_run(n: int, a: float, b: float, reps: int, rng: np.random.Gene
     return {k: v / reps for k, v in out.items()}
 
 
-def recalibration_main(sizes: list[int], reps: int) -> None:
+def recalibration_main(sizes: list[int], reps: int) -> list[str]:
     rng = np.random.default_rng(2032)
-    print("| slope | intercept | n | intercept HDI covers | slope HDI covers | curve HDI covers "
-          "(p = 0.1, 0.3, 0.5) | posterior mean slope |")
-    print("|---|---|---|---|---|---|---|")
-    start = time.time()
+    lines = ["| slope | intercept | n | intercept HDI covers | slope HDI covers | curve HDI covers "
+             "(p = 0.1, 0.3, 0.5) | posterior mean slope |", "|---|---|---|---|---|---|---|"]
+    print("\n".join(lines))
     for n in sizes:
         for a, b in RECALIBRATION:
             r = recalibration_run(n, a, b, reps, rng)
-            print(f"| {b:g} | {a:+g} | {n} | {r['intercept']:.2f} | {r['slope']:.2f} | "
-                  f"{r['curve']:.2f} | {r['mean_slope']:.2f} |", flush=True)
-    print(f"\n{reps} data sets per row; {time.time() - start:.0f} s")
+            lines.append(f"| {b:g} | {a:+g} | {n} | {r['intercept']:.2f} | {r['slope']:.2f} | "
+                         f"{r['curve']:.2f} | {r['mean_slope']:.2f} |")
+            print(lines[-1], flush=True)
+    return lines
+
+
+def ece_main(sizes: list[int], reps: int) -> list[str]:
+    rng = np.random.default_rng(2026)
+    lines = ["| scenario | n | true ECE | posterior mean | HDI covers | P(ece > ref) > 0.95 "
+             "| calibration test at 5 % |", "|---|---|---|---|---|---|---|"]
+    print("\n".join(lines))
+    for n in sizes:
+        for name, (a, b) in SCENARIOS.items():
+            r = run(n, a, b, reps, rng)
+            lines.append(f"| {name} | {n} | {r['truth']:.3f} | {r['mean_ece']:.3f} | "
+                         f"{r['covers']:.2f} | {r['flag_post']:.2f} | {r['flag_test']:.2f} |")
+            print(lines[-1], flush=True)
+    return lines
 
 
 def main() -> None:
@@ -134,22 +155,25 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[300, 1000])
     parser.add_argument("--recalibration", action="store_true",
                         help="the coverage of method='calibration' (intercept, slope, curve)")
+    parser.add_argument("--out", help="a markdown file whose section this run rewrites")
     args = parser.parse_args()
-    if args.recalibration:
-        recalibration_main(args.sizes, args.reps)
-        return
-    rng = np.random.default_rng(2026)
-    print("| scenario | n | true ECE | posterior mean | HDI covers | P(ece > ref) > 0.95 "
-          "| calibration test at 5 % |")
-    print("|---|---|---|---|---|---|---|")
-    start = time.time()
-    for n in args.sizes:
-        for name, (a, b) in SCENARIOS.items():
-            r = run(n, a, b, args.reps, rng)
-            print(f"| {name} | {n} | {r['truth']:.3f} | {r['mean_ece']:.3f} | "
-                  f"{r['covers']:.2f} | {r['flag_post']:.2f} | {r['flag_test']:.2f} |",
-                  flush=True)
-    print(f"\n{args.reps} data sets per row; {time.time() - start:.0f} s")
+    load, start = os.getloadavg()[0], time.time()
+    study = recalibration_main if args.recalibration else ece_main
+    lines = study(args.sizes, args.reps)
+    command = " ".join(shlex.quote(a) for a in sys.argv[1:])
+    footer = (f"{args.reps} data sets per row. Run {datetime.date.today().isoformat()} on "
+              f"{os.cpu_count()} cores, load average {load:.1f} at the start and "
+              f"{os.getloadavg()[0]:.1f} at the end, {time.time() - start:.0f} s: "
+              f"`.venv/bin/python benchmarks/calibration_study.py {command}`.")
+    print("\n" + footer)
+    if args.out:
+        title = ("### Recalibration model (`method=\"calibration\"`): coverage"
+                 if args.recalibration else
+                 "### ECE posterior and its calibrated reference (issue 28)")
+        write_section(args.out, "recalibration" if args.recalibration else "ece",
+                      "\n".join([title, "", "See the docstring of "
+                                  "`benchmarks/calibration_study.py` for the scenarios and "
+                                  "columns.", "", *lines, "", footer]))
 
 
 if __name__ == "__main__":
