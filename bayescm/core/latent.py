@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from bayescm.core.frames import refuse_complex
 from bayescm.core.latent_columns import _frame, _labels, _need_columns, _row, csv_frame
 from bayescm.core.latent_patterns import (
     MISSING,
@@ -409,6 +410,7 @@ class TestResults:
 def _binary(frame: Any, name: str) -> np.ndarray:
     """A test's column as 0/1, :data:`~bayescm.core.latent_patterns.MISSING` where empty."""
     values = frame[name]
+    refuse_complex(values, name, LatentClassFormatError)
     missing = values.isna().to_numpy()
     raw = values.to_numpy()
     if raw.dtype == bool:

@@ -7,25 +7,20 @@ column names, row labels for messages and population (item, rater) codes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from bayescm.core.arguments import did_you_mean
+from bayescm.core.frames import as_frame, check_distinct_text
 from bayescm.errors import LatentClassFormatError
 
 __all__ = ["csv_frame", "table_frame"]
 
 
 def _frame(frame: Any, what: str) -> Any:
-    import pandas as pd
-
-    if isinstance(frame, Mapping):
-        frame = pd.DataFrame(dict(frame))
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"{what} takes a pandas DataFrame or a mapping of columns, got "
-                        f"{type(frame).__name__}.")
+    frame = as_frame(frame, what, LatentClassFormatError)
     if len(frame) == 0:
         raise LatentClassFormatError(f"{what}: the table has no rows.")
     return frame
@@ -115,7 +110,10 @@ def _labels(frame: Any, column: str, what: str) -> tuple[np.ndarray, list[str]]:
             f"column {column!r}, {_row(frame, int(np.argmax(missing)))}: the {what} is "
             f"missing; give every row its {what} or drop the row.")
     if isinstance(values.dtype, pd.CategoricalDtype):
+        check_distinct_text(values.cat.categories, column, what, LatentClassFormatError,
+                            strip=False)
         return (values.cat.codes.to_numpy().astype(np.int64),
                 [str(c) for c in values.cat.categories])
+    check_distinct_text(values, column, what, LatentClassFormatError, strip=False)
     codes, uniques = pd.factorize(_whole(values.to_numpy()), sort=False)
     return codes.astype(np.int64), [str(u) for u in uniques]

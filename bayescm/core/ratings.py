@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from bayescm.core.frames import check_distinct_text
 from bayescm.core.latent_columns import _frame, _labels, _need_columns, _row, _whole, csv_frame
 from bayescm.errors import LatentClassFormatError
 
@@ -74,6 +75,7 @@ class Ratings:
         if classes is None:
             import pandas as pd
 
+            check_distinct_text(rated, rating, "rating", LatentClassFormatError, strip=False)
             uniques = pd.unique(rated)
             try:
                 order = sorted(uniques)

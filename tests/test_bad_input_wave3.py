@@ -1,0 +1,76 @@
+"""Bad input to the newest interfaces (wave 3 of the adversarial review).
+
+Each case failed before its fix: it was accepted silently, corrupted a result, or raised an
+error from deep inside NumPy or pandas whose message did not say how to mend the input.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import bayescm as bcm
+from bayescm.errors import ItemsFormatError, LatentClassFormatError
+
+ITEMS = {"item_id": [1, 1, 2, 2, 3, 3], "correct": [1, 0, 1, 1, 0, 1], "sys": ["a", "b"] * 3}
+TESTS = {"a": [1, 0, 1, 1, 0, 0], "b": [1, 0, 0, 1, 1, 0], "pop": ["x", "x", "x", "y", "y", "y"]}
+RATINGS = {"item": [1, 1, 2, 2, 3, 3], "rater": ["r1", "r2"] * 3,
+           "rating": ["x", "y", "x", "x", "y", "y"]}
+
+
+def _with(base: dict, **columns: list) -> dict:
+    return {**base, **columns}
+
+
+def _items(frame: object) -> object:
+    return bcm.Items(frame, system="sys")
+
+
+def _tests(frame: object) -> object:
+    return bcm.TestResults(frame, tests=["a", "b"], population="pop")
+
+
+# ------------------------------------------------------------------ tables: one shared check
+@pytest.mark.parametrize("build, frame, error, match", [
+    (_items, {"item_id": [1, 2, 3], "correct": [1, 0], "sys": ["a", "a", "a"]},
+     ItemsFormatError, "different lengths"),
+    (_items, {"item_id": 1, "correct": 1, "sys": "a"}, ItemsFormatError, "single value"),
+    (_items, pd.DataFrame([[1, 1, "a"], [2, 0, "a"]], columns=["item_id", "correct", "correct"]),
+     ItemsFormatError, "two columns named 'correct'"),
+    (_tests, {"a": [1, 0], "b": [1], "pop": ["x", "y"]}, LatentClassFormatError,
+     "different lengths"),
+    (_tests, pd.DataFrame([[1, 0, "x"], [0, 1, "y"]], columns=["a", "b", "b"]),
+     LatentClassFormatError, "two columns named 'b'"),
+    (bcm.Ratings, pd.DataFrame([[1, 1, "x", "y"]], columns=["item", "rater", "rating", "rating"]),
+     LatentClassFormatError, "two columns named 'rating'"),
+])
+def test_malformed_tables_are_named_errors(build, frame, error, match):
+    with pytest.raises(error, match=match):
+        build(frame)
+
+
+@pytest.mark.parametrize("build, frame, match", [
+    (_items, _with(ITEMS, item_id=[1, 1, "1", "1", 3, 3]), "item ids 1 and '1'"),
+    (_items, _with(ITEMS, sys=[1, "1"] * 3), "system ids 1 and '1'"),
+    (_tests, _with(TESTS, pop=[1, 1, 1, "1", "1", "1"]), "populations 1 and '1'"),
+    (bcm.Ratings, _with(RATINGS, item=[1, "1", 2, 2, 3, 3]), "item ids 1 and '1'"),
+    (bcm.Ratings, _with(RATINGS, rating=[1, "1", 2, 2, 1, 1]), "ratings 1 and '1'"),
+])
+def test_ids_that_read_alike_are_not_merged(build, frame, match):
+    with pytest.raises(ValueError, match=match):
+        build(frame)
+
+
+def test_ids_of_one_type_still_read_as_text():
+    items = bcm.Items(_with(ITEMS, item_id=["1", " 1", "2", "2", "3", "3"]), system="sys")
+    assert items.items == ["1", "2", "3"]  # Items trims ids, as before
+
+
+@pytest.mark.parametrize("build, frame", [
+    (_items, _with(ITEMS, correct=[1, 0, 1j, 1, 0, 1])),
+    (_tests, _with(TESTS, a=[1j, 0, 1, 1, 0, 0])),
+])
+def test_complex_results_are_refused(build, frame):
+    with pytest.raises(ValueError, match="complex numbers"):
+        build(frame)
