@@ -32,7 +32,7 @@ def _tests(frame: object) -> object:
 
 
 # ------------------------------------------------------------------ tables: one shared check
-@pytest.mark.parametrize("build, frame, error, match", [
+@pytest.mark.parametrize(("build", "frame", "error", "match"), [
     (_items, {"item_id": [1, 2, 3], "correct": [1, 0], "sys": ["a", "a", "a"]},
      ItemsFormatError, "different lengths"),
     (_items, {"item_id": 1, "correct": 1, "sys": "a"}, ItemsFormatError, "single value"),
@@ -50,7 +50,7 @@ def test_malformed_tables_are_named_errors(build, frame, error, match):
         build(frame)
 
 
-@pytest.mark.parametrize("build, frame, match", [
+@pytest.mark.parametrize(("build", "frame", "match"), [
     (_items, _with(ITEMS, item_id=[1, 1, "1", "1", 3, 3]), "item ids 1 and '1'"),
     (_items, _with(ITEMS, sys=[1, "1"] * 3), "system ids 1 and '1'"),
     (_tests, _with(TESTS, pop=[1, 1, 1, "1", "1", "1"]), "populations 1 and '1'"),
@@ -67,10 +67,53 @@ def test_ids_of_one_type_still_read_as_text():
     assert items.items == ["1", "2", "3"]  # Items trims ids, as before
 
 
-@pytest.mark.parametrize("build, frame", [
+@pytest.mark.parametrize(("build", "frame"), [
     (_items, _with(ITEMS, correct=[1, 0, 1j, 1, 0, 1])),
     (_tests, _with(TESTS, a=[1j, 0, 1, 1, 0, 0])),
 ])
 def test_complex_results_are_refused(build, frame):
     with pytest.raises(ValueError, match="complex numbers"):
         build(frame)
+
+
+# ------------------------------------------------------------------ counts given as arrays
+HW = [[528, 9, 4, 14], [367, 37, 31, 887]]
+RC = np.array([[[1, 0], [0, 1]], [[2, 0], [1, 0]]])
+
+
+@pytest.mark.parametrize(("call", "error", "match"), [
+    (lambda: bcm.TestResults.from_counts([[1e30, 9, 4, 14]], tests=["m", "t"]), OverflowError,
+     "not an exact count"),  # wrapped to a negative count before
+    (lambda: bcm.TestResults.from_counts([[2**62] * 4], tests=["m", "t"]), OverflowError,
+     "2\\*\\*63 - 1"),  # the total wrapped to 0: "no subjects" before
+    (lambda: bcm.TestResults.from_counts(HW, tests=["m", "t"], partial={"+?": [1e30, 1]}),
+     OverflowError, "not an exact count"),
+    (lambda: bcm.TestResults.from_counts(HW, tests="mt"), TypeError, "tests="),
+    (lambda: bcm.TestResults.from_counts(HW, tests=["m", "m"]), LatentClassFormatError,
+     "duplicated"),
+    (lambda: bcm.TestResults.from_counts(np.zeros((0, 4)), tests=["m", "t"]),
+     LatentClassFormatError, "no rows"),
+    (lambda: bcm.Ratings.from_counts(RC, items=["a"]), LatentClassFormatError, "one name each"),
+    (lambda: bcm.Ratings.from_counts(RC, items=[]), LatentClassFormatError, "one name each"),
+    (lambda: bcm.Ratings.from_counts(RC, raters=["r", "r"]), LatentClassFormatError,
+     "duplicated"),
+    (lambda: bcm.Ratings.from_counts(RC, classes="pq"), TypeError, "classes="),
+    (lambda: bcm.Ratings.from_counts(RC + 0.5), LatentClassFormatError, "whole numbers"),
+    (lambda: bcm.Ratings.from_counts(np.zeros((0, 2, 2), int)), LatentClassFormatError,
+     "no item"),
+    (lambda: bcm.Ratings.from_counts(np.ones((2, 2, 1), int)), LatentClassFormatError,
+     "two or more"),
+])
+def test_bad_counts_and_names(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_ratings_from_counts_does_not_expand_the_counts():
+    # 10**12 ratings were expanded to one row each (a MemoryError asking for terabytes)
+    counts = np.array([[[10**12, 0], [0, 1]], [[2, 0], [1, 0]]])
+    r = bcm.Ratings.from_counts(counts, classes=np.array(["p", "q"]))
+    assert r.counts.tolist() == counts.tolist() and r.classes == ["p", "q"]
+    counts[0, 0, 0] = 0
+    assert r.counts[0, 0, 0] == 10**12  # its own copy, read-only
+    assert not r.counts.flags.writeable

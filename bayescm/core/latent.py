@@ -17,14 +17,21 @@ from typing import Any
 import numpy as np
 
 from bayescm.core.frames import refuse_complex
-from bayescm.core.latent_columns import _frame, _labels, _need_columns, _row, csv_frame
+from bayescm.core.latent_columns import (
+    _frame,
+    _labels,
+    _need_columns,
+    _row,
+    counts_of,
+    csv_frame,
+    names_for,
+)
 from bayescm.core.latent_patterns import (
     MISSING,
     count_patterns,
     pattern_names,
     patterns,
     read_partial,
-    whole_counts,
 )
 from bayescm.errors import LatentClassFormatError
 
@@ -227,10 +234,14 @@ class TestResults:
         Raises
         ------
         LatentClassFormatError
-            Counts of the wrong shape, negative or not whole, fewer than two tests,
-            populations that do not name the rows once each, a population with no subjects,
-            a partial pattern that is not one symbol per test with at least one ``?`` and one
-            result.
+            Counts of the wrong shape, negative or not whole, fewer than two tests or a test
+            named twice, populations that do not name the rows once each, a population with no
+            subjects, a partial pattern that is not one symbol per test with at least one ``?``
+            and one result.
+        TypeError
+            ``tests`` that is one string, not a list; ``partial`` that is not a mapping.
+        OverflowError
+            A count, or the total of every count, above ``2**63 - 1``.
 
         See Also
         --------
@@ -250,22 +261,25 @@ class TestResults:
         >>> r.n_subjects.tolist(), r.partial_names
         ([598, 1354], ['+?', '?-'])
         """
-        arr = np.asarray(counts)
+        arr = counts_of(counts, "counts")
         if arr.ndim == 1:
             arr = arr[None, :]
         if partial is not None and not isinstance(partial, Mapping):
             raise TypeError("partial= maps partial patterns ('+?') to their counts per "
                             f"population, got {type(partial).__name__}.")
-        tests = [str(t) for t in tests]
+        if isinstance(tests, (str, bytes)) or not isinstance(tests, Sequence):
+            raise TypeError(f"tests= lists the tests' names (at least two), got {tests!r}.")
+        tests = names_for(tests, len(tests), "tests", "t")
         if len(tests) < 2:
             raise LatentClassFormatError(f"tests={tests!r}: a latent class model needs at "
                                          "least two tests on the same subjects.")
+        if arr.ndim == 2 and len(arr) == 0:
+            raise LatentClassFormatError("counts has no rows: give one row of pattern counts "
+                                         "per population.")
         if arr.ndim != 2 or arr.shape[1] != 1 << len(tests):
             raise LatentClassFormatError(
                 f"counts has shape {arr.shape}; {len(tests)} tests have {1 << len(tests)} "
                 "result patterns: give an array of shape (populations, patterns).")
-        if not whole_counts(arr):
-            raise LatentClassFormatError("counts must be whole numbers >= 0.")
         if populations is None:
             populations = ["all"] if len(arr) == 1 else [f"pop{i + 1}" for i in range(len(arr))]
         populations = [str(p) for p in populations]
@@ -273,6 +287,7 @@ class TestResults:
             raise LatentClassFormatError(f"populations={populations!r} should name the "
                                          f"{len(arr)} rows of counts once each.")
         rows, part = read_partial(partial or {}, len(tests), len(arr))
+        counts_of([int(arr.sum()), *part.sum(axis=0).tolist()], "counts and partial= in all")
         out = cls.__new__(cls)
         out._init(arr.astype(np.int64), tests, populations, dependence, {"tests": tests},
                   rows, part)

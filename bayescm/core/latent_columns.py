@@ -117,3 +117,44 @@ def _labels(frame: Any, column: str, what: str) -> tuple[np.ndarray, list[str]]:
     check_distinct_text(values, column, what, LatentClassFormatError, strip=False)
     codes, uniques = pd.factorize(_whole(values.to_numpy()), sort=False)
     return codes.astype(np.int64), [str(u) for u in uniques]
+
+
+def counts_of(value: Any, what: str) -> np.ndarray:
+    """Counts checked by :func:`~bayescm.core.validate.check_count_array`, as int64.
+
+    A wrong kind or value is a :class:`~bayescm.errors.LatentClassFormatError` naming
+    ``what``; a count (or a total) beyond ``2**63 - 1`` stays an :class:`OverflowError`.
+    """
+    from bayescm.core.validate import check_count_array
+
+    try:
+        return check_count_array(value, what)
+    except OverflowError:
+        raise
+    except (TypeError, ValueError) as err:
+        raise LatentClassFormatError(f"{err} Give whole numbers >= 0.") from None
+
+
+def names_for(given: Any, n: int, what: str, prefix: str) -> list[str]:
+    """``n`` distinct names for ``what`` (the default ``prefix1, prefix2, ...`` for None).
+
+    Examples
+    --------
+    >>> from bayescm.core.latent_columns import names_for
+    >>> names_for(None, 2, "raters", "r")
+    ['r1', 'r2']
+    """
+    from bayescm.core.arguments import check_names
+
+    if given is None:
+        return [f"{prefix}{i + 1}" for i in range(n)]
+    if isinstance(given, (str, bytes)) or not hasattr(given, "__iter__"):
+        raise TypeError(f"{what}= is a list of {n} names, got {given!r}.")
+    names = list(given)
+    if len(names) != n:
+        raise LatentClassFormatError(f"{what}={[str(v) for v in names]!r} names {len(names)}, "
+                                     f"but the counts have {n}: give one name each.")
+    try:
+        return check_names(names, what)
+    except ValueError as err:
+        raise LatentClassFormatError(str(err)) from None
