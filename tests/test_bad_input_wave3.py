@@ -117,3 +117,27 @@ def test_ratings_from_counts_does_not_expand_the_counts():
     counts[0, 0, 0] = 0
     assert r.counts[0, 0, 0] == 10**12  # its own copy, read-only
     assert not r.counts.flags.writeable
+
+
+# ------------------------------------------------------------------ stratified audits
+_FLAG = bcm.ConfusionMatrix.from_counts(tp=150, fn=0, fp=50, tn=0)
+_REST = bcm.ConfusionMatrix.from_counts(tp=0, fn=3, fp=0, tn=297)
+
+
+@pytest.mark.parametrize(("sizes", "error", "match"), [
+    ({"f": 1e30, "u": 997_000}, OverflowError, "exact only below 2\\*\\*53"),  # raw C-long error
+    ({"f": 2**70, "u": 997_000}, ValueError, "must be <="),  # a ufunc TypeError before
+    ({"f": 2**62, "u": 2**62 + 5}, OverflowError, "sum to"),  # "not a whole number" before
+    ({"f": np.bool_(True), "u": 997_000}, TypeError, "whole number of items"),
+])
+def test_stratum_sizes_out_of_range(sizes, error, match):
+    with pytest.raises(error, match=match):
+        bcm.StratifiedSample({"f": _FLAG, "u": _REST}, sizes)
+
+
+def test_stratum_sizes_are_matched_by_name_as_text():
+    # counts keyed "1", "2" and sizes keyed 1, 2: a bare KeyError('1') before
+    audit = bcm.StratifiedSample({"1": _FLAG, "2": _REST}, {1: 3_000, 2: 997_000})
+    assert audit.sizes.tolist() == [3_000, 997_000]
+    exact = bcm.StratifiedSample({"f": _FLAG, "u": _REST}, {"f": 2**62 + 1, "u": 997_000})
+    assert int(exact.sizes[0]) == 2**62 + 1  # an exact integer is kept exactly
