@@ -141,3 +141,27 @@ def test_stratum_sizes_are_matched_by_name_as_text():
     assert audit.sizes.tolist() == [3_000, 997_000]
     exact = bcm.StratifiedSample({"f": _FLAG, "u": _REST}, {"f": 2**62 + 1, "u": 997_000})
     assert int(exact.sizes[0]) == 2**62 + 1  # an exact integer is kept exactly
+
+
+# ------------------------------------------------------------------ corrected rates
+_VAL = bcm.ConfusionMatrix([[90, 10], [5, 95]], labels=["pos", "neg"])
+_CAL = bcm.ConfusionMatrix([[80, 20], [10, 90]], labels=["correct", "wrong"])
+_SHARES_VAL = bcm.ConfusionMatrix([[9, 1], [2, 8]], labels=["a", "b"])
+
+
+@pytest.mark.parametrize(("call", "error", "match"), [
+    # two systems named "1" made a result with a duplicated coordinate
+    (lambda: bcm.true_prevalence({1: 30, "1": 40}, 100, validation=_VAL, draws=10),
+     ValueError, "duplicated"),
+    (lambda: bcm.judged_accuracy({"a\n": 60, "b": 70}, 100, calibration=_CAL, draws=10),
+     ValueError, "control character"),
+    (lambda: bcm.true_shares({1: 3, "1": 4, 2: 5}, rates=np.ones((3, 3))), ValueError,
+     "duplicated"),
+    (lambda: bcm.true_shares([3, 4, 5], validation=_SHARES_VAL), ValueError,
+     "one count per class"),  # a bare "zip() argument 2 is longer" before
+    (lambda: bcm.true_shares({"a": 3, "b": 4, "c": 5}, rates=np.ones((3, 3), bool)),
+     TypeError, "concentrations"),
+])
+def test_corrected_rates_refuse_bad_systems_and_classes(call, error, match):
+    with pytest.raises(error, match=match):
+        call()

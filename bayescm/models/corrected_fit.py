@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.arguments import keyword_checked, warn_user
+from bayescm.core.arguments import check_names, keyword_checked, warn_user
 from bayescm.core.validate import check_int
 
 __all__ = ["judged_accuracy", "resolve_corrected_priors", "true_prevalence"]
@@ -88,7 +88,7 @@ def _counts(positives: Any, n: Any, what: str) -> tuple[list[str] | None, np.nda
                                                          np.ndarray]:
     """Systems (None for one count), the apparent counts and the totals, checked."""
     if isinstance(positives, Mapping):
-        systems = [str(k) for k in positives]
+        systems = check_names(positives, f"{what}: system names")
         if not systems:
             raise ValueError(f"{what} is an empty mapping; give at least one system's count.")
         if isinstance(n, Mapping):
