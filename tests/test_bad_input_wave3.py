@@ -165,3 +165,19 @@ _SHARES_VAL = bcm.ConfusionMatrix([[9, 1], [2, 8]], labels=["a", "b"])
 def test_corrected_rates_refuse_bad_systems_and_classes(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+# ------------------------------------------------------------------ folds and runs
+_B1 = bcm.ConfusionMatrix.from_counts(tp=40, fn=5, fp=3, tn=50)
+_M1 = bcm.ConfusionMatrix([[40, 6, 2], [5, 30, 7], [1, 6, 33]])
+_M2 = bcm.ConfusionMatrix([[38, 8, 1], [6, 28, 8], [2, 5, 34]])
+
+
+@pytest.mark.parametrize(("data", "group", "match"), [
+    ({"f1": _B1}, "fold", "at least two"),  # a binary run alone went on to NUTS
+    ({"f1": _M1}, "fold", "at least two"),
+    ({"f1": _M1, "f2": _M2}, "class", "another dim"),  # the prevalence's class dim
+])
+def test_hierarchical_runs_refused_before_sampling(data, group, match):
+    with pytest.raises(ValueError, match=match):
+        bcm.fit(data, model="hierarchical", group=group, draws=10)

@@ -192,7 +192,7 @@ class MulticlassHierarchicalModel(ModelKind):
 
         options = dict(options)
         self.group = check_group_name(options.pop("group", None), "hierarchical",
-                                      MULTICLASS_HIERARCHICAL_PARAMETERS)
+                                      (*MULTICLASS_HIERARCHICAL_PARAMETERS, "class"))
         if ctx.method not in ("auto", "nuts"):
             raise ValueError(f"The hierarchical model is sampled with NUTS; "
                              f"method={ctx.method!r} is not available for it.")
