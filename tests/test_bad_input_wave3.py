@@ -181,3 +181,38 @@ _M2 = bcm.ConfusionMatrix([[38, 8, 1], [6, 28, 8], [2, 5, 34]])
 def test_hierarchical_runs_refused_before_sampling(data, group, match):
     with pytest.raises(ValueError, match=match):
         bcm.fit(data, model="hierarchical", group=group, draws=10)
+
+
+# ------------------------------------------------------------------ priors of NUTS parameters
+@pytest.mark.parametrize(("parameter", "support", "prior"), [
+    ("sd_logit_tpr", "positive", bcm.priors.Normal(0, 1)),  # a negative spread was sampled
+    ("sd_item", "positive", bcm.priors.LKJ(2)),
+    ("corr_logit", "correlation", bcm.priors.HalfNormal(1)),  # correlations above 1
+    ("sd_item", "positive", bcm.priors.Uniform(-1, 1)),
+    ("sd_item", "positive", bcm.Dirichlet(1)),  # "give the number of classes" before
+])
+def test_nuts_priors_outside_the_parameters_support(parameter, support, prior):
+    from bayescm.priors import resolve_nuts_prior
+
+    with pytest.raises(TypeError, match=parameter):
+        resolve_nuts_prior(prior, parameter, support)
+
+
+@pytest.mark.parametrize(("parameter", "support", "prior"), [
+    ("sd_item", "positive", bcm.priors.HalfNormal(1)),
+    ("sd_item", "positive", bcm.priors.LogNormal(0, 1)),
+    ("corr_logit", "correlation", bcm.priors.LKJ(2)),
+    ("mu_logit", "real", bcm.priors.Normal(0, 1.5)),
+    ("mu_logit", "real", bcm.Fixed(0.5)),
+])
+def test_nuts_priors_within_the_support_still_pass(parameter, support, prior):
+    from bayescm.priors import resolve_nuts_prior
+
+    assert resolve_nuts_prior(prior, parameter, support) is prior
+
+
+def test_hierarchical_spread_prior_checked_before_sampling():
+    data = {"a": _B1, "b": bcm.ConfusionMatrix.from_counts(tp=38, fn=7, fp=4, tn=49)}
+    with pytest.raises(TypeError, match="sd_logit_tpr"):
+        bcm.fit(data, model="hierarchical", group="site", draws=10,
+                priors={"sd_logit_tpr": bcm.priors.Normal(0, 1)})

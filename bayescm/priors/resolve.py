@@ -113,8 +113,9 @@ def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real") -> Any
     Raises
     ------
     TypeError
-        A name, a number or another object that makes no variable, or a PreliZ distribution
-        with too wide a support.
+        A name, a number or another object that makes no variable, a PreliZ distribution or a
+        bayescm prior with too wide a support (a Normal of a standard deviation, a HalfNormal
+        of a correlation), or a Dirichlet.
 
     See Also
     --------
@@ -136,8 +137,10 @@ def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real") -> Any
     from bayescm.priors.external import PreliZPrior, _params
 
     low, high = SUPPORTS[support]
-    if isinstance(prior, PriorSpec) or (not is_preliz(prior) and isinstance(prior, PriorFactory)
-                                        and not isinstance(prior, str)):
+    if isinstance(prior, PriorSpec):
+        _check_support(prior, parameter, low, high)
+        return prior
+    if not is_preliz(prior) and isinstance(prior, PriorFactory) and not isinstance(prior, str):
         return prior
     if is_preliz(prior):
         kind = type(prior).__name__
@@ -154,6 +157,35 @@ def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real") -> Any
         "bayescm prior such as "
         "bcm.priors.Normal(0, 1), bcm.priors.HalfNormal(0.5) or bcm.priors.LKJ(2), a PreliZ "
         f"distribution, or a pymc-extras Prior; got {prior!r}.")
+
+
+def _support_of(prior: Any) -> tuple[float, float] | None:
+    """The support of one of bayescm's own priors (None: a user's class, not checked here)."""
+    kind = type(prior).__name__
+    if kind == "Uniform":
+        return float(np.min(prior.lower)), float(np.max(prior.upper))
+    if kind == "Fixed":
+        value = np.asarray(prior.value, dtype=float)
+        return float(value.min()), float(value.max())
+    return {"Normal": (-np.inf, np.inf), "HalfNormal": (0.0, np.inf),
+            "LogNormal": (0.0, np.inf), "LKJ": (-1.0, 1.0), "Beta": (0.0, 1.0)}.get(kind)
+
+
+def _check_support(prior: Any, parameter: str, low: float, high: float) -> None:
+    """Refuse a bayescm prior whose support reaches outside the parameter's (or a Dirichlet)."""
+    if type(prior).__name__ == "Dirichlet":
+        raise TypeError(f"{prior!r} is a prior of class shares; {parameter} is one number: give "
+                        "e.g. bcm.priors.Normal(mu, sigma) or bcm.priors.HalfNormal(sigma).")
+    support = _support_of(prior)
+    if support is None:
+        return
+    lo, hi = support
+    fixed = type(prior).__name__ == "Fixed"
+    if lo < low or hi > high or (fixed and (lo == low or hi == high)):
+        raise TypeError(f"{prior!r} reaches [{lo:g}, {hi:g}], outside ({low:g}, {high:g}) where "
+                        f"{parameter} lies; give a prior within it (a standard deviation: "
+                        "HalfNormal or LogNormal; a correlation: LKJ; a mean on the logit "
+                        "scale: Normal).")
 
 
 def _number(text: str) -> float | None:
