@@ -216,3 +216,17 @@ def test_hierarchical_spread_prior_checked_before_sampling():
     with pytest.raises(TypeError, match="sd_logit_tpr"):
         bcm.fit(data, model="hierarchical", group="site", draws=10,
                 priors={"sd_logit_tpr": bcm.priors.Normal(0, 1)})
+
+
+def test_scalar_nuts_parameters_refuse_priors_of_several_values():
+    from bayescm.priors import resolve_nuts_prior
+
+    # the items fit failed deep in its density ("only 0-dimensional arrays can be converted")
+    with pytest.raises(ValueError, match="one number"):
+        resolve_nuts_prior(bcm.priors.HalfNormal([1, 2]), "sd_item", "positive", scalar=True)
+    data = {"a": _B1, "b": bcm.ConfusionMatrix.from_counts(tp=38, fn=7, fp=4, tn=49)}
+    with pytest.raises(ValueError, match="one number"):
+        bcm.fit(data, model="hierarchical", group="site", draws=10,
+                priors={"sd_logit_tpr": bcm.priors.HalfNormal([1, 2])})
+    # per-classifier priors stay allowed where the parameter has one value per classifier
+    assert resolve_nuts_prior(bcm.priors.HalfNormal([1, 2]), "sigma", "positive") is not None

@@ -150,7 +150,7 @@ class MulticlassHierarchicalModel(ModelKind):
         for name in ("spread", "prevalence_spread"):
             given = overrides.get(name)
             out[name] = default_spread() if given is None else resolve_nuts_prior(
-                given, name, "positive")
+                given, name, "positive", scalar=True)
         return out
 
     def build_pymc(self, names: list[str] | None, counts: np.ndarray,

@@ -188,7 +188,7 @@ class ItemsModel(ModelKind):
                 raise ValueError(f"priors={{{key!r}: {value!r}}}: {key} is a standard "
                                  "deviation (positive); give bcm.priors.HalfNormal(sigma) or "
                                  "bcm.priors.LogNormal(mu, sigma).")
-            out[key] = resolve_nuts_prior(value, key, _SUPPORT[key])
+            out[key] = resolve_nuts_prior(value, key, _SUPPORT[key], scalar=True)
         return {k: v for k, v in out.items() if not absent.get(k, False)}
 
     def build_pymc(self, names: list[str] | None, counts: np.ndarray | None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -88,7 +89,8 @@ SUPPORTS = {"real": (-np.inf, np.inf), "positive": (0.0, np.inf), "correlation":
 _PRELIZ_AS_OWN = {"Normal": "Normal", "HalfNormal": "HalfNormal", "LogNormal": "LogNormal"}
 
 
-def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real") -> Any:
+def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real", *,
+                       scalar: bool = False) -> Any:
     """A user's prior of a NUTS model's parameter (a mean, a scale, a correlation) as a prior.
 
     Accepted: any bayescm prior (:class:`~bayescm.priors.Normal`, ``HalfNormal``,
@@ -104,6 +106,9 @@ def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real") -> Any
         The parameter it is for (messages).
     support : {"real", "positive", "correlation", "proportion"}, default "real"
         Where the parameter lives; a PreliZ distribution must lie within it.
+    scalar : bool, default False
+        Whether the parameter is one number (then a prior of one value per classifier, such
+        as ``HalfNormal([1, 2])``, is refused).
 
     Returns
     -------
@@ -116,6 +121,8 @@ def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real") -> Any
         A name, a number or another object that makes no variable, a PreliZ distribution or a
         bayescm prior with too wide a support (a Normal of a standard deviation, a HalfNormal
         of a correlation), or a Dirichlet.
+    ValueError
+        With ``scalar=True``, a prior with a parameter of several values.
 
     See Also
     --------
@@ -139,6 +146,10 @@ def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real") -> Any
     low, high = SUPPORTS[support]
     if isinstance(prior, PriorSpec):
         _check_support(prior, parameter, low, high)
+        if scalar and dataclasses.is_dataclass(prior) and any(
+                np.ndim(getattr(prior, f.name)) for f in dataclasses.fields(prior)):
+            raise ValueError(f"{prior!r} has several values; {parameter} is one number: give "
+                             "its prior one value per parameter.")
         return prior
     if not is_preliz(prior) and isinstance(prior, PriorFactory) and not isinstance(prior, str):
         return prior
