@@ -230,3 +230,14 @@ def test_scalar_nuts_parameters_refuse_priors_of_several_values():
                 priors={"sd_logit_tpr": bcm.priors.HalfNormal([1, 2])})
     # per-classifier priors stay allowed where the parameter has one value per classifier
     assert resolve_nuts_prior(bcm.priors.HalfNormal([1, 2]), "sigma", "positive") is not None
+
+
+# ------------------------------------------------------------------ comparing a system with itself
+def test_prob_superior_refuses_one_classifier_twice():
+    batch = bcm.fit({"A": _B1, "B": bcm.ConfusionMatrix.from_counts(tp=38, fn=7, fp=4, tn=49)},
+                    draws=50, random_seed=1)
+    with pytest.raises(ValueError, match="never beats itself"):  # 0.0 before
+        bcm.prob_superior(batch, "A", "A", metric="acc")
+    one = bcm.fit(_B1, draws=50, random_seed=1)
+    with pytest.raises(ValueError, match="never beats itself"):
+        bcm.prob_superior(one, one, metric="acc")
