@@ -241,3 +241,15 @@ def test_prob_superior_refuses_one_classifier_twice():
     one = bcm.fit(_B1, draws=50, random_seed=1)
     with pytest.raises(ValueError, match="never beats itself"):
         bcm.prob_superior(one, one, metric="acc")
+
+
+@pytest.mark.parametrize("group", ["draw", "class", "true_class"])
+def test_runs_spec_refuses_a_group_name_the_result_uses(group):
+    from bayescm.errors import SpecError
+    from bayescm.io.spec import parse_spec
+
+    m = [[40, 6, 2], [5, 30, 7], [1, 6, 33]]
+    raw = {"data": {"labels": ["a", "b", "c"], "runs": {"f1": m, "f2": m}},
+           "options": {"model": "hierarchical", "group": group}}
+    with pytest.raises(SpecError, match=r"options\.group"):  # parsed, then failed at the fit
+        parse_spec(raw, "t")
