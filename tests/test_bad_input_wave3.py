@@ -253,3 +253,16 @@ def test_runs_spec_refuses_a_group_name_the_result_uses(group):
            "options": {"model": "hierarchical", "group": group}}
     with pytest.raises(SpecError, match=r"options\.group"):  # parsed, then failed at the fit
         parse_spec(raw, "t")
+
+
+@pytest.mark.parametrize("raw", [
+    {"data": {"strata": {"f": {"tp": 150, "fn": 0, "tn": 0, "fp": 50}}, "sizes": {"f": 1e30}}},
+    {"data": {"labels": ["a", "b", "c"],
+              "runs": {"f1": [[2**62, 2**62, 0], [2**62, 0, 0], [0, 0, 1]],
+                       "f2": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}}},
+])
+def test_spec_overflow_names_the_spec(raw, tmp_path):
+    from bayescm.io.spec import parse_spec
+
+    with pytest.raises(OverflowError, match=r"spec\.toml"):  # no place in the message before
+        parse_spec(raw, "t", tmp_path / "spec.toml")
