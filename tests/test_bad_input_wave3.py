@@ -266,3 +266,27 @@ def test_spec_overflow_names_the_spec(raw, tmp_path):
 
     with pytest.raises(OverflowError, match=r"spec\.toml"):  # no place in the message before
         parse_spec(raw, "t", tmp_path / "spec.toml")
+
+
+# ------------------------------------------------------------------ decisions
+@pytest.fixture(scope="module")
+def binary_fit():
+    return bcm.fit(_B1, draws=50, random_seed=1)
+
+
+@pytest.mark.parametrize("thresholds", [["0.1"], [True, 0.2], "0.1"])
+def test_decision_thresholds_are_numbers_not_text_or_booleans(thresholds):
+    from bayescm.analyses.decision_draws import check_thresholds
+
+    with pytest.raises(TypeError, match="numbers in"):  # "0.1" was read as 0.1
+        check_thresholds(thresholds)
+
+
+@pytest.mark.parametrize(("call", "match"), [
+    (lambda t: bcm.expected_cost(t, cost_fp=1e308, cost_fn=1e308), "overflows"),  # inf before
+    (lambda t: bcm.expected_cost(t, cost_fp=1, cost_fn=5, thresholds=[2]), "thresholds="),
+    (lambda t: bcm.cost_curve(t, points=10**9), "at most"),  # a MemoryError of terabytes
+])
+def test_costs_refuse_what_they_would_ignore_or_overflow(binary_fit, call, match):
+    with pytest.raises(ValueError, match=match):
+        call(binary_fit)
