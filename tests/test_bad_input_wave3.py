@@ -290,3 +290,16 @@ def test_decision_thresholds_are_numbers_not_text_or_booleans(thresholds):
 def test_costs_refuse_what_they_would_ignore_or_overflow(binary_fit, call, match):
     with pytest.raises(ValueError, match=match):
         call(binary_fit)
+
+
+# ------------------------------------------------------------------ keywords
+@pytest.mark.parametrize(("call", "suggestion"), [
+    (lambda: bcm.TestResults(TESTS, tests=["a", "b"], populaton="pop"), "population"),
+    (lambda: bcm.TestResults.from_counts([[1, 2, 3, 4]], tests=["a", "b"], partal={}),
+     "partial"),
+    (lambda: bcm.Ratings(RATINGS, raters="rater"), "rater"),
+    (lambda: bcm.Ratings.from_counts(RC, clases=["p", "q"]), "classes"),
+])
+def test_latent_inputs_suggest_the_keyword_meant(call, suggestion):
+    with pytest.raises(TypeError, match=f"Did you mean '{suggestion}'"):  # Python's bare message
+        call()

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.frames import refuse_complex
 from bayescm.core.latent_columns import (
     _frame,
@@ -109,6 +110,7 @@ class TestResults:
 
     __test__ = False  # not a pytest class
 
+    @keyword_checked
     def __init__(self, frame: Any, tests: Sequence[str], population: str | None = None, *,
                  dependence: Sequence[Sequence[str]] | None = None) -> None:
         frame = _frame(frame, "TestResults")
@@ -145,6 +147,7 @@ class TestResults:
                    partial, partial_counts)
 
     @classmethod
+    @keyword_checked
     def from_csv(cls, path: Any, tests: Sequence[str], population: str | None = None, *,
                  dependence: Sequence[Sequence[str]] | None = None) -> TestResults:
         """Test results from a CSV file: one row per subject, a 0/1 column per test.
@@ -203,6 +206,7 @@ class TestResults:
             raise LatentClassFormatError(f"{path}, {err}") from None
 
     @classmethod
+    @keyword_checked
     def from_counts(cls, counts: Any, tests: Sequence[str],
                     populations: Sequence[str] | None = None, *,
                     dependence: Sequence[Sequence[str]] | None = None,

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from bayescm.core.arguments import keyword_checked
 from bayescm.core.frames import check_distinct_text
 from bayescm.core.latent_columns import (
     _frame,
@@ -67,6 +68,7 @@ class Ratings:
     (['x', 'y'], (2, 2, 2), [[0, 1], [1, 1]])
     """
 
+    @keyword_checked
     def __init__(self, frame: Any, item: str = "item", rater: str = "rater",
                  rating: str = "rating", *, classes: Sequence[Any] | None = None) -> None:
         frame = _frame(frame, "Ratings")
@@ -130,6 +132,7 @@ class Ratings:
         self._columns = dict(names)
 
     @classmethod
+    @keyword_checked
     def from_csv(cls, path: Any, item: str = "item", rater: str = "rater",
                  rating: str = "rating", *, classes: Sequence[Any] | None = None) -> Ratings:
         """Ratings from a CSV file in long format: one row per rating.
@@ -182,6 +185,7 @@ class Ratings:
             raise LatentClassFormatError(f"{path}, {err}") from None
 
     @classmethod
+    @keyword_checked
     def from_counts(cls, counts: Any, items: Sequence[str] | None = None,
                     raters: Sequence[str] | None = None,
                     classes: Sequence[str] | None = None) -> Ratings:
