@@ -115,6 +115,8 @@ def check_distinct_text(values: Any, column: str, what: str, error: type[Excepti
 
     if getattr(getattr(values, "dtype", None), "kind", "O") != "O":
         return  # one type: equal texts mean equal values
+    if pd.api.types.infer_dtype(values, skipna=True) in ("string", "integer", "boolean"):
+        return  # all text (or all integers) in an object column: the same, found fast
     seen: dict[str, Any] = {}
     for value in pd.unique(np.asarray(values, dtype=object)):
         text = str(value).strip() if strip else str(value)
