@@ -303,3 +303,14 @@ def test_costs_refuse_what_they_would_ignore_or_overflow(binary_fit, call, match
 def test_latent_inputs_suggest_the_keyword_meant(call, suggestion):
     with pytest.raises(TypeError, match=f"Did you mean '{suggestion}'"):  # Python's bare message
         call()
+
+
+@pytest.mark.parametrize(("build", "frame", "match"), [
+    (_items, _with(ITEMS, item_id=[1.0, 1.0, np.inf, 2.0, 3.0, 3.0]), "item_id"),
+    (_tests, _with(TESTS, pop=[1.0, 1.0, np.inf, 2.0, 2.0, 2.0]), "pop"),
+    (bcm.Ratings, _with(RATINGS, rating=[1.0, np.inf, 1.0, 1.0, 2.0, 2.0]), "rating"),
+])
+def test_infinite_ids_and_classes_are_refused(build, frame, match):
+    # inf became the id or class "inf", with a RuntimeWarning from np.mod
+    with pytest.raises(ValueError, match=f"column '{match}'.*inf"):
+        build(frame)

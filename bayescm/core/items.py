@@ -61,6 +61,10 @@ def _ids(frame: Any, column: str, what: str) -> np.ndarray:
         raise ItemsFormatError(
             f"column {column!r}, {where}: the {what} id is missing ({int(missing.sum())} "
             f"row(s) without one); give every row its {what} or drop the rows.")
+    if pd.api.types.is_float_dtype(values) and not np.isfinite(values.to_numpy()).all():
+        j = int(np.argmin(np.isfinite(values.to_numpy())))
+        raise ItemsFormatError(f"column {column!r}, {_where(frame, j)}: {values.iloc[j]} is not "
+                               f"a valid {what} id; give every row a finite number or a name.")
     if pd.api.types.is_float_dtype(values) and np.all(np.mod(values.to_numpy(), 1) == 0):
         values = values.astype(np.int64)  # 3.0 read from a file with gaps is the item 3
     check_distinct_text(values, column, f"{what} id", ItemsFormatError)

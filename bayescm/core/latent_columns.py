@@ -92,8 +92,11 @@ def _row(frame: Any, position: int) -> str:
     return f"row {label}" if isinstance(label, (int, np.integer)) else f"row {label!r}"
 
 
-def _whole(values: np.ndarray) -> np.ndarray:
+def _whole(values: np.ndarray, column: str = "") -> np.ndarray:
     """Floats that are whole numbers as integers (``3.0`` read next to a gap is the label 3)."""
+    if values.dtype.kind == "f" and not np.isfinite(values).all():
+        raise LatentClassFormatError(f"column {column!r}: {values[~np.isfinite(values)][0]} is "
+                                     "not an id or a class; give finite numbers or names.")
     if values.dtype.kind == "f" and np.all(np.mod(values, 1) == 0):
         return values.astype(np.int64)
     return values
@@ -115,7 +118,7 @@ def _labels(frame: Any, column: str, what: str) -> tuple[np.ndarray, list[str]]:
         return (values.cat.codes.to_numpy().astype(np.int64),
                 [str(c) for c in values.cat.categories])
     check_distinct_text(values, column, what, LatentClassFormatError, strip=False)
-    codes, uniques = pd.factorize(_whole(values.to_numpy()), sort=False)
+    codes, uniques = pd.factorize(_whole(values.to_numpy(), column), sort=False)
     return codes.astype(np.int64), [str(u) for u in uniques]
 
 

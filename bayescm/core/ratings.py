@@ -81,7 +81,7 @@ class Ratings:
         rater_codes, raters = _labels(frame, rater, "rater id")
         values = frame[rating]
         keep = ~values.isna().to_numpy()
-        rated = _whole(values.to_numpy()[keep])
+        rated = _whole(values.to_numpy()[keep], rating)
         text = np.array([str(v) for v in rated], dtype=object)
         if classes is None:
             import pandas as pd
