@@ -314,3 +314,21 @@ def test_infinite_ids_and_classes_are_refused(build, frame, match):
     # inf became the id or class "inf", with a RuntimeWarning from np.mod
     with pytest.raises(ValueError, match=f"column '{match}'.*inf"):
         build(frame)
+
+
+# ------------------------------------------------------------------ resources and options
+@pytest.mark.parametrize("call", [
+    lambda: bcm.true_prevalence(30, 100, tpr=bcm.Beta(9, 1), tnr=bcm.Beta(9, 1), draws=10**12),
+    lambda: bcm.fit(bcm.StratifiedSample({"f": _FLAG}, {"f": 1000}), draws=10**12),
+])
+def test_exact_fits_too_large_for_memory(call):
+    from bayescm.errors import ResourceLimitError
+
+    with pytest.raises(ResourceLimitError, match="draws="):  # a MemoryError deep in NumPy
+        call()
+
+
+def test_stratified_finite_is_a_boolean():
+    audit = bcm.StratifiedSample({"f": _FLAG, "u": _REST}, {"f": 3_000, "u": 997_000})
+    with pytest.raises(TypeError, match="finite="):  # "no" was read as True
+        bcm.fit(audit, draws=10, finite="no")
