@@ -332,3 +332,9 @@ def test_stratified_finite_is_a_boolean():
     audit = bcm.StratifiedSample({"f": _FLAG, "u": _REST}, {"f": 3_000, "u": 997_000})
     with pytest.raises(TypeError, match="finite="):  # "no" was read as True
         bcm.fit(audit, draws=10, finite="no")
+
+
+def test_an_empty_text_result_is_a_test_not_done():
+    # refused with a message saying that an empty cell is a test not done
+    r = bcm.TestResults(_with(TESTS, a=["", "0", "1", " ", "0", "0"]), tests=["a", "b"])
+    assert r.has_missing and r.n_subjects.tolist() == [6]

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["as_frame", "check_distinct_text", "refuse_complex"]
+__all__ = ["as_frame", "blank_cells", "check_distinct_text", "refuse_complex"]
 
 
 def as_frame(frame: Any, what: str, error: type[Exception]) -> Any:
@@ -148,3 +148,17 @@ def refuse_complex(values: Any, column: str, error: type[Exception]) -> None:
     if getattr(getattr(values, "dtype", None), "kind", "") == "c":
         raise error(f"column {column!r} holds complex numbers; give 1 for a positive (correct) "
                     "result and 0 for a negative one.")
+
+
+def blank_cells(values: Any) -> np.ndarray:
+    """Where a column is missing: NaN, None, pandas NA, or text that is empty or only spaces.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from bayescm.core.frames import blank_cells
+    >>> blank_cells(pd.Series([1, None, "", " ", "0"], dtype=object)).tolist()
+    [False, True, True, True, False]
+    """
+    empty = values.map(lambda v: isinstance(v, str) and not v.strip()).to_numpy(dtype=bool)
+    return np.asarray(values.isna().to_numpy() | empty, dtype=bool)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from bayescm.core.arguments import keyword_checked
-from bayescm.core.frames import refuse_complex
+from bayescm.core.frames import blank_cells, refuse_complex
 from bayescm.core.latent_columns import (
     _frame,
     _labels,
@@ -430,7 +430,7 @@ def _binary(frame: Any, name: str) -> np.ndarray:
     """A test's column as 0/1, :data:`~bayescm.core.latent_patterns.MISSING` where empty."""
     values = frame[name]
     refuse_complex(values, name, LatentClassFormatError)
-    missing = values.isna().to_numpy()
+    missing = blank_cells(values)  # NaN, None, NA or empty text: a test not done
     raw = values.to_numpy()
     if raw.dtype == bool:
         return raw.astype(np.int64)
