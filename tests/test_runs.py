@@ -231,3 +231,9 @@ def test_binary_runs_spread_matches_quadrature() -> None:
     assert abs(got.mean() - want.mean()) < 3 * want.mean() / np.sqrt(200 * 10)
     for name in ("acc", "f1", "mcc"):
         assert {f"{name}_mean", f"{name}_new", f"{name}_sd"} <= set(post.data_vars)
+
+
+def test_compare_runs_refuses_one_fit_twice() -> None:
+    a = _exact(_folds(), 6)
+    with pytest.raises(ValueError, match="same fit twice"):  # every difference 0 before
+        compare_runs(a, a, metric="acc")

@@ -40,6 +40,8 @@ __all__ = ["COST_AXES", "check_costs", "cost_curve", "expected_cost"]
 
 COST_AXES = ("probability_cost", "cost_ratio", "prevalence")
 """The x axes of :func:`cost_curve`."""
+MAX_POINTS = 10_001
+"""The most points of a cost curve's axis (``points=``)."""
 
 
 def check_costs(cost_fp: Any, cost_fn: Any, benefit_tp: Any) -> tuple[float, float, float]:
@@ -64,6 +66,9 @@ def check_costs(cost_fp: Any, cost_fn: Any, benefit_tp: Any) -> tuple[float, flo
             raise ValueError(f"{name} must be a finite number >= 0, got {value!r} (a benefit "
                              "is benefit_tp, not a negative cost).")
         values[name] = v
+    if not np.isfinite(sum(values.values())):
+        raise ValueError("cost_fp, cost_fn and benefit_tp are too large to add up (their sum "
+                         "overflows); give them in a larger unit.")
     if not any(values.values()):
         raise ValueError("cost_fp, cost_fn and benefit_tp are all zero: every classifier costs "
                          "nothing. Give the cost of a false positive and of a false negative.")
@@ -113,8 +118,9 @@ def expected_cost(idata: xr.DataTree, *, cost_fp: float, cost_fn: float,
     Raises
     ------
     ValueError
-        Negative or all-zero costs, a fit that is not binary or scores (or a scores fit without
-        TPR and TNR draws, ``method="calibration"``), or an invalid prevalence.
+        Negative, all-zero or overflowing costs, a fit that is not binary or scores (or a scores
+        fit without TPR and TNR draws, ``method="calibration"``), an invalid prevalence, or
+        ``thresholds`` for a fit that is not of risks.
     TypeError
         A cost that is not a number.
 
@@ -185,6 +191,9 @@ def expected_cost(idata: xr.DataTree, *, cost_fp: float, cost_fn: float,
     coords: dict[str, Any] = {"chain": np.arange(chains), "draw": np.arange(draws)}
     if batched:
         coords["system"] = names
+    if thresholds is not None and (kind.accepts_matrices or not _are_risks(idata)):
+        raise ValueError("thresholds= belongs to scores fits of risks; this fit has one "
+                         "operating point per classifier. Drop it.")
     if not kind.accepts_matrices and _are_risks(idata):
         rates = rate_draws(idata, thresholds, "expected_cost")
         p = rates.prevalence[..., None, None]
@@ -309,7 +318,8 @@ def cost_curve(idata: xr.DataTree, *, over: str = "probability_cost",
     ------
     ValueError
         An unknown ``over``, an option that does not belong to it, negative or all-zero costs,
-        a prevalence outside (0, 1), or a fit without TPR and TNR draws.
+        a prevalence outside (0, 1), a fit without TPR and TNR draws, or ``points`` outside
+        2 to ``MAX_POINTS``.
 
     See Also
     --------
@@ -347,6 +357,9 @@ def cost_curve(idata: xr.DataTree, *, over: str = "probability_cost",
                          "cheapest strategy is always trivial).")
     if isinstance(points, bool) or not isinstance(points, (int, np.integer)) or points < 2:
         raise ValueError(f"points must be an integer >= 2, got {points!r}.")
+    if points > MAX_POINTS:
+        raise ValueError(f"points = {points:,} is more than a curve shows (at most "
+                         f"{MAX_POINTS:,}; every draw stores a value at each).")
     x = (np.geomspace(0.01, 100.0, points) if over == "cost_ratio"
          else np.linspace(0.0, 1.0, points))
     kind = registry.kind_of(idata, "cost_curve", remedy=(

@@ -67,6 +67,13 @@ def check_thresholds(thresholds: Any) -> np.ndarray:
     """
     if thresholds is None:
         return DEFAULT_THRESHOLDS.copy()
+    try:  # True is not 1.0 and "0.1" is not 0.1 here: both are refused, not converted
+        flat = np.ravel(np.asarray(thresholds, dtype=object))
+    except ValueError:
+        flat = np.empty(0, dtype=object)
+    if isinstance(thresholds, (str, bytes)) or any(
+            isinstance(v, (str, bytes, bool, np.bool_)) for v in flat):
+        raise TypeError(f"thresholds must be numbers in (0, 1), got {thresholds!r}.")
     try:
         t = np.atleast_1d(np.asarray(thresholds, dtype=float))
     except (TypeError, ValueError):

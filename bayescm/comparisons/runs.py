@@ -72,7 +72,7 @@ def compare_runs(a: xr.DataTree, b: xr.DataTree, /, *, metric: str | Metric,
     ------
     ValueError
         Fits that do not pool runs, different group dims or run names, different numbers of
-        draws, a metric with a class dim or undefined draws.
+        draws, a metric with a class dim or undefined draws, or one fit passed twice.
 
     See Also
     --------
@@ -91,6 +91,9 @@ def compare_runs(a: xr.DataTree, b: xr.DataTree, /, *, metric: str | Metric,
     prob = hdi_prob_for(hdi_prob, a)
     direction = _check_direction(direction)
     group = _run_dim(a, "a")
+    if a is b:
+        raise ValueError("compare_runs got the same fit twice: every difference would be 0. "
+                         "Pass the fits of the two procedures.")
     if _run_dim(b, "b") != group:
         raise ValueError(f"The fits pool different dims ({group!r} and {_run_dim(b, 'b')!r}); "
                          "fit both with the same group= over the same runs.")

@@ -200,7 +200,8 @@ def prob_superior(
     ------
     ValueError
         Different numbers of draws, a descriptive metric without ``direction``, a metric that
-        still has a class dim, NaN draws, a negative margin.
+        still has a class dim, NaN draws, a negative margin, one classifier named (or one result
+        passed) twice.
     KeyError
         A classifier not in the batch, an unknown metric or one not computed in the fit.
     TypeError
@@ -238,6 +239,9 @@ def prob_superior(
                 "Give either two results, prob_superior(idata_a, idata_b, metric=...), or one "
                 "batch and two names, prob_superior(idata, 'a', 'b', metric=...)."
             )
+        if a is b:
+            raise ValueError("prob_superior got the same result twice: a classifier never beats "
+                             "itself (the probability would be 0); pass two results.")
         name, da_a = _metric_draws(a, metric, group)
         _, da_b = _metric_draws(b, name, group)
         x_a = _flat_draws(_select(da_a, coords))
@@ -255,6 +259,9 @@ def prob_superior(
                 "Batch form: prob_superior(idata, 'name_a', 'name_b', metric=...); got only one "
                 "classifier name."
             )
+        if str(b) == str(c):
+            raise ValueError(f"prob_superior compares two classifiers; both names are {c!r} "
+                             "(a classifier never beats itself): name two different ones.")
         name, da = _metric_draws(a, metric, group)
         kind = registry.kind_of(a, "prob_superior")
         dim = batch_dim(kind, da)

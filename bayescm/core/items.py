@@ -26,13 +26,14 @@ answered, and the comparison assumes the missing answers are missing at random.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from bayescm.core.arguments import check_names, did_you_mean, keyword_checked, warn_user
+from bayescm.core.frames import as_frame, check_distinct_text, refuse_complex
 from bayescm.errors import ItemsFormatError, UnbalancedItemsWarning
 
 __all__ = ["Items"]
@@ -60,8 +61,13 @@ def _ids(frame: Any, column: str, what: str) -> np.ndarray:
         raise ItemsFormatError(
             f"column {column!r}, {where}: the {what} id is missing ({int(missing.sum())} "
             f"row(s) without one); give every row its {what} or drop the rows.")
+    if pd.api.types.is_float_dtype(values) and not np.isfinite(values.to_numpy()).all():
+        j = int(np.argmin(np.isfinite(values.to_numpy())))
+        raise ItemsFormatError(f"column {column!r}, {_where(frame, j)}: {values.iloc[j]} is not "
+                               f"a valid {what} id; give every row a finite number or a name.")
     if pd.api.types.is_float_dtype(values) and np.all(np.mod(values.to_numpy(), 1) == 0):
         values = values.astype(np.int64)  # 3.0 read from a file with gaps is the item 3
+    check_distinct_text(values, column, f"{what} id", ItemsFormatError)
     return values.astype(str).str.strip().to_numpy()
 
 
@@ -79,6 +85,7 @@ def _outcomes(frame: Any, column: str) -> np.ndarray:
             "or drop the rows.")
     if pd.api.types.is_bool_dtype(values):
         return values.to_numpy().astype(np.int64)
+    refuse_complex(values, column, ItemsFormatError)
     if pd.api.types.is_numeric_dtype(values):
         arr = values.to_numpy().astype(float)
         bad = (arr != 0) & (arr != 1)
@@ -135,7 +142,8 @@ class Items:
     ------
     ItemsFormatError
         A missing column, an empty id, a missing or non-0/1 outcome, an item in two clusters,
-        a repeated (item, system, attempt), or no rows.
+        a repeated (item, system, attempt), or no rows; columns of different lengths or two
+        columns of one name; two ids that differ but read as one text (``1`` and ``"1"``).
     TypeError
         ``frame`` that is not a DataFrame or mapping, or column names that are not strings.
 
@@ -172,13 +180,7 @@ class Items:
                  cluster: str | None = None, system: str | None = None,
                  attempt: str | None = None, *, label: str | None = None,
                  prediction: str | None = None) -> None:
-        import pandas as pd
-
-        if isinstance(frame, Mapping):
-            frame = pd.DataFrame(dict(frame))
-        if not isinstance(frame, pd.DataFrame):
-            raise TypeError(f"Items takes a pandas DataFrame (one row per outcome) or a "
-                            f"mapping of columns, got {type(frame).__name__}.")
+        frame = as_frame(frame, "Items", ItemsFormatError)
         roles = {"outcome": outcome, "item": item, "cluster": cluster, "system": system,
                  "attempt": attempt, "label": label, "prediction": prediction}
         for role, name in roles.items():

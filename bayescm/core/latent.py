@@ -16,14 +16,23 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.latent_columns import _frame, _labels, _need_columns, _row, csv_frame
+from bayescm.core.arguments import keyword_checked
+from bayescm.core.frames import blank_cells, refuse_complex
+from bayescm.core.latent_columns import (
+    _frame,
+    _labels,
+    _need_columns,
+    _row,
+    counts_of,
+    csv_frame,
+    names_for,
+)
 from bayescm.core.latent_patterns import (
     MISSING,
     count_patterns,
     pattern_names,
     patterns,
     read_partial,
-    whole_counts,
 )
 from bayescm.errors import LatentClassFormatError
 
@@ -101,6 +110,7 @@ class TestResults:
 
     __test__ = False  # not a pytest class
 
+    @keyword_checked
     def __init__(self, frame: Any, tests: Sequence[str], population: str | None = None, *,
                  dependence: Sequence[Sequence[str]] | None = None) -> None:
         frame = _frame(frame, "TestResults")
@@ -137,6 +147,7 @@ class TestResults:
                    partial, partial_counts)
 
     @classmethod
+    @keyword_checked
     def from_csv(cls, path: Any, tests: Sequence[str], population: str | None = None, *,
                  dependence: Sequence[Sequence[str]] | None = None) -> TestResults:
         """Test results from a CSV file: one row per subject, a 0/1 column per test.
@@ -195,6 +206,7 @@ class TestResults:
             raise LatentClassFormatError(f"{path}, {err}") from None
 
     @classmethod
+    @keyword_checked
     def from_counts(cls, counts: Any, tests: Sequence[str],
                     populations: Sequence[str] | None = None, *,
                     dependence: Sequence[Sequence[str]] | None = None,
@@ -226,10 +238,14 @@ class TestResults:
         Raises
         ------
         LatentClassFormatError
-            Counts of the wrong shape, negative or not whole, fewer than two tests,
-            populations that do not name the rows once each, a population with no subjects,
-            a partial pattern that is not one symbol per test with at least one ``?`` and one
-            result.
+            Counts of the wrong shape, negative or not whole, fewer than two tests or a test
+            named twice, populations that do not name the rows once each, a population with no
+            subjects, a partial pattern that is not one symbol per test with at least one ``?``
+            and one result.
+        TypeError
+            ``tests`` that is one string, not a list; ``partial`` that is not a mapping.
+        OverflowError
+            A count, or the total of every count, above ``2**63 - 1``.
 
         See Also
         --------
@@ -249,22 +265,25 @@ class TestResults:
         >>> r.n_subjects.tolist(), r.partial_names
         ([598, 1354], ['+?', '?-'])
         """
-        arr = np.asarray(counts)
+        arr = counts_of(counts, "counts")
         if arr.ndim == 1:
             arr = arr[None, :]
         if partial is not None and not isinstance(partial, Mapping):
             raise TypeError("partial= maps partial patterns ('+?') to their counts per "
                             f"population, got {type(partial).__name__}.")
-        tests = [str(t) for t in tests]
+        if isinstance(tests, (str, bytes)) or not isinstance(tests, Sequence):
+            raise TypeError(f"tests= lists the tests' names (at least two), got {tests!r}.")
+        tests = names_for(tests, len(tests), "tests", "t")
         if len(tests) < 2:
             raise LatentClassFormatError(f"tests={tests!r}: a latent class model needs at "
                                          "least two tests on the same subjects.")
+        if arr.ndim == 2 and len(arr) == 0:
+            raise LatentClassFormatError("counts has no rows: give one row of pattern counts "
+                                         "per population.")
         if arr.ndim != 2 or arr.shape[1] != 1 << len(tests):
             raise LatentClassFormatError(
                 f"counts has shape {arr.shape}; {len(tests)} tests have {1 << len(tests)} "
                 "result patterns: give an array of shape (populations, patterns).")
-        if not whole_counts(arr):
-            raise LatentClassFormatError("counts must be whole numbers >= 0.")
         if populations is None:
             populations = ["all"] if len(arr) == 1 else [f"pop{i + 1}" for i in range(len(arr))]
         populations = [str(p) for p in populations]
@@ -272,6 +291,7 @@ class TestResults:
             raise LatentClassFormatError(f"populations={populations!r} should name the "
                                          f"{len(arr)} rows of counts once each.")
         rows, part = read_partial(partial or {}, len(tests), len(arr))
+        counts_of([int(arr.sum()), *part.sum(axis=0).tolist()], "counts and partial= in all")
         out = cls.__new__(cls)
         out._init(arr.astype(np.int64), tests, populations, dependence, {"tests": tests},
                   rows, part)
@@ -409,7 +429,8 @@ class TestResults:
 def _binary(frame: Any, name: str) -> np.ndarray:
     """A test's column as 0/1, :data:`~bayescm.core.latent_patterns.MISSING` where empty."""
     values = frame[name]
-    missing = values.isna().to_numpy()
+    refuse_complex(values, name, LatentClassFormatError)
+    missing = blank_cells(values)  # NaN, None, NA or empty text: a test not done
     raw = values.to_numpy()
     if raw.dtype == bool:
         return raw.astype(np.int64)

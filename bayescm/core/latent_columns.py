@@ -7,25 +7,20 @@ column names, row labels for messages and population (item, rater) codes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from bayescm.core.arguments import did_you_mean
+from bayescm.core.frames import as_frame, check_distinct_text
 from bayescm.errors import LatentClassFormatError
 
 __all__ = ["csv_frame", "table_frame"]
 
 
 def _frame(frame: Any, what: str) -> Any:
-    import pandas as pd
-
-    if isinstance(frame, Mapping):
-        frame = pd.DataFrame(dict(frame))
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"{what} takes a pandas DataFrame or a mapping of columns, got "
-                        f"{type(frame).__name__}.")
+    frame = as_frame(frame, what, LatentClassFormatError)
     if len(frame) == 0:
         raise LatentClassFormatError(f"{what}: the table has no rows.")
     return frame
@@ -97,8 +92,11 @@ def _row(frame: Any, position: int) -> str:
     return f"row {label}" if isinstance(label, (int, np.integer)) else f"row {label!r}"
 
 
-def _whole(values: np.ndarray) -> np.ndarray:
+def _whole(values: np.ndarray, column: str = "") -> np.ndarray:
     """Floats that are whole numbers as integers (``3.0`` read next to a gap is the label 3)."""
+    if values.dtype.kind == "f" and not np.isfinite(values).all():
+        raise LatentClassFormatError(f"column {column!r}: {values[~np.isfinite(values)][0]} is "
+                                     "not an id or a class; give finite numbers or names.")
     if values.dtype.kind == "f" and np.all(np.mod(values, 1) == 0):
         return values.astype(np.int64)
     return values
@@ -115,7 +113,51 @@ def _labels(frame: Any, column: str, what: str) -> tuple[np.ndarray, list[str]]:
             f"column {column!r}, {_row(frame, int(np.argmax(missing)))}: the {what} is "
             f"missing; give every row its {what} or drop the row.")
     if isinstance(values.dtype, pd.CategoricalDtype):
+        check_distinct_text(values.cat.categories, column, what, LatentClassFormatError,
+                            strip=False)
         return (values.cat.codes.to_numpy().astype(np.int64),
                 [str(c) for c in values.cat.categories])
-    codes, uniques = pd.factorize(_whole(values.to_numpy()), sort=False)
+    check_distinct_text(values, column, what, LatentClassFormatError, strip=False)
+    codes, uniques = pd.factorize(_whole(values.to_numpy(), column), sort=False)
     return codes.astype(np.int64), [str(u) for u in uniques]
+
+
+def counts_of(value: Any, what: str) -> np.ndarray:
+    """Counts checked by :func:`~bayescm.core.validate.check_count_array`, as int64.
+
+    A wrong kind or value is a :class:`~bayescm.errors.LatentClassFormatError` naming
+    ``what``; a count (or a total) beyond ``2**63 - 1`` stays an :class:`OverflowError`.
+    """
+    from bayescm.core.validate import check_count_array
+
+    try:
+        return check_count_array(value, what)
+    except OverflowError:
+        raise
+    except (TypeError, ValueError) as err:
+        raise LatentClassFormatError(f"{err} Give whole numbers >= 0.") from None
+
+
+def names_for(given: Any, n: int, what: str, prefix: str) -> list[str]:
+    """``n`` distinct names for ``what`` (the default ``prefix1, prefix2, ...`` for None).
+
+    Examples
+    --------
+    >>> from bayescm.core.latent_columns import names_for
+    >>> names_for(None, 2, "raters", "r")
+    ['r1', 'r2']
+    """
+    from bayescm.core.arguments import check_names
+
+    if given is None:
+        return [f"{prefix}{i + 1}" for i in range(n)]
+    if isinstance(given, (str, bytes)) or not hasattr(given, "__iter__"):
+        raise TypeError(f"{what}= is a list of {n} names, got {given!r}.")
+    names = list(given)
+    if len(names) != n:
+        raise LatentClassFormatError(f"{what}={[str(v) for v in names]!r} names {len(names)}, "
+                                     f"but the counts have {n}: give one name each.")
+    try:
+        return check_names(names, what)
+    except ValueError as err:
+        raise LatentClassFormatError(str(err)) from None

@@ -184,12 +184,17 @@ def read_partial(partial: Mapping[str, Any], n_t: int, n_p: int
                 f"partial={{{name!r}: ...}}: a partial pattern has one symbol per test ({n_t}),"
                 " '+' positive, '-' negative, '?' not done, with at least one '?' and one "
                 "result (a subject with every test read belongs in counts).")
-    values = np.zeros((n_p, len(names)))
+    from bayescm.core.validate import check_count_array
+
+    values = np.zeros((n_p, len(names)), dtype=np.int64)
     for q, value in enumerate(partial.values()):
-        arr = np.asarray(value)
+        try:
+            arr = check_count_array(value, f"partial[{names[q]!r}]")
+        except (TypeError, ValueError):
+            arr = np.zeros(0, dtype=np.int64)  # refused below, naming the pattern
         if arr.ndim == 0:
             arr = np.full(n_p, arr) if n_p == 1 else arr
-        if arr.shape != (n_p,) or not whole_counts(arr):
+        if arr.shape != (n_p,):
             raise LatentClassFormatError(
                 f"partial={{{names[q]!r}: {value!r}}}: give whole numbers >= 0, one per "
                 f"population ({n_p}).")

@@ -11,7 +11,18 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.latent_columns import _frame, _labels, _need_columns, _row, _whole, csv_frame
+from bayescm.core.arguments import keyword_checked
+from bayescm.core.frames import check_distinct_text
+from bayescm.core.latent_columns import (
+    _frame,
+    _labels,
+    _need_columns,
+    _row,
+    _whole,
+    counts_of,
+    csv_frame,
+    names_for,
+)
 from bayescm.errors import LatentClassFormatError
 
 __all__ = ["Ratings"]
@@ -57,6 +68,7 @@ class Ratings:
     (['x', 'y'], (2, 2, 2), [[0, 1], [1, 1]])
     """
 
+    @keyword_checked
     def __init__(self, frame: Any, item: str = "item", rater: str = "rater",
                  rating: str = "rating", *, classes: Sequence[Any] | None = None) -> None:
         frame = _frame(frame, "Ratings")
@@ -69,11 +81,12 @@ class Ratings:
         rater_codes, raters = _labels(frame, rater, "rater id")
         values = frame[rating]
         keep = ~values.isna().to_numpy()
-        rated = _whole(values.to_numpy()[keep])
+        rated = _whole(values.to_numpy()[keep], rating)
         text = np.array([str(v) for v in rated], dtype=object)
         if classes is None:
             import pandas as pd
 
+            check_distinct_text(rated, rating, "rating", LatentClassFormatError, strip=False)
             uniques = pd.unique(rated)
             try:
                 order = sorted(uniques)
@@ -98,6 +111,10 @@ class Ratings:
         n_i, n_r, n_k = len(items), len(raters), len(labels)
         cell = (item_codes[keep] * n_r + rater_codes[keep]) * n_k + class_codes
         counts = np.bincount(cell, minlength=n_i * n_r * n_k).reshape(n_i, n_r, n_k)
+        self._init(counts, items, raters, labels, names)
+
+    def _init(self, counts: np.ndarray, items: list[str], raters: list[str],
+              labels: list[str], names: dict[str, str]) -> None:
         per_rater = counts.sum(axis=(0, 2))
         if (per_rater == 0).any():
             raise LatentClassFormatError(
@@ -115,6 +132,7 @@ class Ratings:
         self._columns = dict(names)
 
     @classmethod
+    @keyword_checked
     def from_csv(cls, path: Any, item: str = "item", rater: str = "rater",
                  rating: str = "rating", *, classes: Sequence[Any] | None = None) -> Ratings:
         """Ratings from a CSV file in long format: one row per rating.
@@ -167,6 +185,7 @@ class Ratings:
             raise LatentClassFormatError(f"{path}, {err}") from None
 
     @classmethod
+    @keyword_checked
     def from_counts(cls, counts: Any, items: Sequence[str] | None = None,
                     raters: Sequence[str] | None = None,
                     classes: Sequence[str] | None = None) -> Ratings:
@@ -187,8 +206,13 @@ class Ratings:
         Raises
         ------
         LatentClassFormatError
-            Counts that are not a 3-d array of whole numbers >= 0; a rater or item without
-            ratings (as for :class:`Ratings`).
+            Counts that are not a 3-d array of whole numbers >= 0 of two or more classes; a
+            rater or item without ratings (as for :class:`Ratings`); names that are not one
+            per item (rater, class) or name one twice.
+        TypeError
+            Names given as one string instead of a list.
+        OverflowError
+            A count, or the total of every count, above ``2**63 - 1``.
 
         See Also
         --------
@@ -201,25 +225,22 @@ class Ratings:
         >>> r.raters, r.classes
         (['r1', 'r2'], ['c1', 'c2'])
         """
-        import pandas as pd
-
-        arr = np.asarray(counts)
-        if arr.ndim != 3 or not np.issubdtype(arr.dtype, np.integer) or (arr < 0).any():
+        arr = counts_of(counts, "counts")
+        if arr.ndim != 3:
             raise LatentClassFormatError("counts must be whole numbers >= 0 of shape "
-                                         "(items, raters, classes).")
+                                         f"(items, raters, classes), got shape {arr.shape}.")
         n_i, n_r, n_k = arr.shape
-        items = [str(v) for v in (items or [f"i{i + 1}" for i in range(n_i)])]
-        raters = [str(v) for v in (raters or [f"r{r + 1}" for r in range(n_r)])]
-        classes = [str(v) for v in (classes or [f"c{k + 1}" for k in range(n_k)])]
-        i, r, k = np.nonzero(arr)
-        reps = arr[i, r, k]
-        frame = pd.DataFrame({
-            "item": pd.Categorical(np.repeat(np.asarray(items, dtype=object)[i], reps),
-                                   categories=items),
-            "rater": pd.Categorical(np.repeat(np.asarray(raters, dtype=object)[r], reps),
-                                    categories=raters),
-            "rating": np.repeat(np.asarray(classes, dtype=object)[k], reps)})
-        return cls(frame, classes=classes)
+        if n_i == 0 or n_r == 0:
+            raise LatentClassFormatError(f"counts of shape {arr.shape} hold no item or no "
+                                         "rater: give at least one of each.")
+        if n_k < 2:
+            raise LatentClassFormatError(f"counts have {n_k} class(es); a latent class model "
+                                         "needs two or more.")
+        out = cls.__new__(cls)
+        out._init(arr, names_for(items, n_i, "items", "i"), names_for(raters, n_r, "raters", "r"),
+                  names_for(classes, n_k, "classes", "c"),
+                  {"item": "item", "rater": "rater", "rating": "rating"})
+        return out
 
     @property
     def counts(self) -> np.ndarray:

@@ -16,6 +16,7 @@ import numpy as np
 
 from bayescm.core.arguments import check_names, keyword_checked, warn_user
 from bayescm.core.confusion import ConfusionMatrix, as_batch
+from bayescm.core.validate import INT64_MAX, check_int
 
 __all__ = ["StratifiedSample"]
 
@@ -36,9 +37,12 @@ class StratifiedSample:
     ------
     ValueError
         A stratum without a size or a size without counts, a size that is not a whole number,
-        or smaller than the stratum's labelled count, or a stratum of size 0.
+        or smaller than the stratum's labelled count, or above ``2**63 - 1``, or a stratum of
+        size 0.
     TypeError
         ``counts`` that are not ConfusionMatrix objects of one set of classes.
+    OverflowError
+        A float size from ``2**53`` (not exact), or sizes that sum past ``2**63 - 1``.
 
     Warns
     -----
@@ -80,6 +84,7 @@ class StratifiedSample:
         names, mats = as_batch(dict(counts))
         assert names is not None
         size_names = check_names(sizes, "sizes: stratum names")
+        by_name = dict(zip(size_names, sizes.values(), strict=True))
         missing = [s for s in names if s not in size_names]
         if missing:
             raise ValueError(f"Stratum {missing[0]!r} has labelled counts but no size; give "
@@ -92,7 +97,11 @@ class StratifiedSample:
                              "labelled) or drop it.")
         values = np.empty(len(names), dtype=np.int64)
         for i, s in enumerate(names):
-            values[i] = _size(sizes[s], s, int(mats[i].counts.sum()))
+            values[i] = _size(by_name[s], s, int(mats[i].counts.sum()))
+        if sum(int(v) for v in values) > INT64_MAX:
+            raise OverflowError(f"The strata's sizes sum to {sum(int(v) for v in values):,}, "
+                                f"more than 2**63 - 1 = {INT64_MAX:,}; bayescm counts in "
+                                "signed 64-bit integers.")
         self._names = list(names)
         self._matrices = mats
         self._sizes = values
@@ -170,16 +179,20 @@ class StratifiedSample:
 
 
 def _size(value: Any, stratum: str, labelled: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"sizes[{stratum!r}] must be a whole number of items, got {value!r}.")
-    if not np.isfinite(value) or float(value) != int(value):
-        raise ValueError(f"sizes[{stratum!r}] must be a whole number of items, got {value!r}.")
-    size = int(value)
+    name = f"sizes[{stratum!r}]"
+    if isinstance(value, (float, np.floating)) and not isinstance(value, bool):
+        if not np.isfinite(value) or not float(value).is_integer():
+            raise ValueError(f"{name} must be a whole number of items, got {value!r}.")
+        if abs(float(value)) >= 2.0**53:
+            raise OverflowError(f"{name} = {float(value):g} is a float, exact only below 2**53; "
+                                "give the size as an integer.")
+        value = int(value)
+    size = check_int(value, name, None, kind="a whole number of items")
     if size <= 0:
-        raise ValueError(f"sizes[{stratum!r}] = {size}: a stratum of the population has at "
-                         "least one item; drop empty strata.")
+        raise ValueError(f"{name} = {size}: a stratum of the population has at least one item; "
+                         "drop empty strata.")
     if size < labelled:
-        raise ValueError(f"sizes[{stratum!r}] = {size:,} is smaller than the {labelled:,} "
-                         "items labelled in it; the size counts every item of the stratum in "
-                         "the population, labelled ones included.")
+        raise ValueError(f"{name} = {size:,} is smaller than the {labelled:,} items labelled "
+                         "in it; the size counts every item of the stratum in the population, "
+                         "labelled ones included.")
     return size

@@ -97,6 +97,12 @@ def parse_model_options(options: Mapping[str, Any], source: Any) -> dict[str, An
             raise SpecError(f"{where}options.model = {model!r} needs group = \"NAME\", the "
                             "name of the group dim (an identifier such as \"study\", \"site\" "
                             f"or \"subgroup\"), got {group!r}.")
+        from bayescm.models.pooled import check_group_name
+
+        try:  # a name the result uses itself fails only after sampling otherwise
+            check_group_name(group, model, ("class",))
+        except ValueError as err:
+            raise SpecError(f"{where}options.group: {err}") from None
         out.update(model=model, group=group)
     elif "group" in options:
         raise SpecError(f"{where}options.group names the group dim of a model that pools "

@@ -133,6 +133,8 @@ def _matrices(runs: Mapping[str, Any], data: Mapping[str, Any], section: str, so
             out[str(run)] = cm
         except (ValueError, TypeError) as err:
             raise SpecError(f"{where}[{section}] {run}: {err}") from None
+        except OverflowError as err:  # stays an OverflowError, with the place
+            raise OverflowError(f"{where}[{section}] {run}: {err}") from None
     shapes = {m.labels for m in out.values()}
     if len(shapes) > 1:
         raise SpecError(f"{where}[{section}]: the runs have different classes; give every run "

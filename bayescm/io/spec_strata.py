@@ -105,6 +105,8 @@ def parse_strata_data(data: Mapping[str, Any], source: Any) -> Any:
         raise
     except (TypeError, ValueError) as err:
         raise SpecError(f"{where}[data] (a stratified audit): {err}") from None
+    except OverflowError as err:  # stays an OverflowError (bayescm's rule), with the place
+        raise OverflowError(f"{where}[data] (a stratified audit): {err}") from None
 
 
 def parse_strata_options(options: Mapping[str, Any], source: Any) -> dict[str, Any]:

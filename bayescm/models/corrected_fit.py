@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.arguments import keyword_checked, warn_user
+from bayescm.core.arguments import check_names, keyword_checked, warn_user
 from bayescm.core.validate import check_int
 
 __all__ = ["judged_accuracy", "resolve_corrected_priors", "true_prevalence"]
@@ -88,7 +88,7 @@ def _counts(positives: Any, n: Any, what: str) -> tuple[list[str] | None, np.nda
                                                          np.ndarray]:
     """Systems (None for one count), the apparent counts and the totals, checked."""
     if isinstance(positives, Mapping):
-        systems = [str(k) for k in positives]
+        systems = check_names(positives, f"{what}: system names")
         if not systems:
             raise ValueError(f"{what} is an empty mapping; give at least one system's count.")
         if isinstance(n, Mapping):
@@ -180,6 +180,10 @@ def _fit(kind_cls: Any, positives: Any, n: Any, given: dict[str, Any], validatio
     kind = kind_cls(labels, systems)
     priors = resolve_corrected_priors(given, checked is not None, kind.true_name)
     draws, chains = check_int(draws, "draws", 1), check_int(chains, "chains", 1)
+    from bayescm.core.resources import check_memory
+
+    check_memory(float(draws) * chains * (8 * len(ks) + 8), "This fit",
+                 ["fewer draws (draws=)", "fewer chains (chains=)"])
     for rate in ("tpr", "tnr"):
         if checked is not None and getattr(priors[rate], "fixed", False):
             warn_user(f"{rate} is fixed, so the {vname} counts do not update it.")
@@ -280,8 +284,10 @@ def true_prevalence(positives: Any, n: Any, *, tpr: Any = None, tnr: Any = None,
     Raises
     ------
     ValueError
-        ``positives > n``, a negative count, a validation matrix that is not 2 x 2, or priors
-        with no mass where ``tpr + tnr > 1``.
+        ``positives > n``, a negative count, a validation matrix that is not 2 x 2, priors
+        with no mass where ``tpr + tnr > 1``, or two systems of one name.
+    ResourceLimitError
+        ``draws`` and ``chains`` whose draws would not fit in memory.
     TypeError
         Neither priors of the test's rates nor a validation matrix; a prior it cannot use.
 
@@ -346,7 +352,10 @@ def judged_accuracy(passed: Any, n: Any, *, calibration: Any, tpr: Any = None,
     Raises
     ------
     ValueError
-        ``passed > n``, a negative count, a calibration matrix that is not 2 x 2.
+        ``passed > n``, a negative count, a calibration matrix that is not 2 x 2, or two
+        systems of one name.
+    ResourceLimitError
+        ``draws`` and ``chains`` whose draws would not fit in memory.
     TypeError
         No calibration matrix, or a prior it cannot use.
 

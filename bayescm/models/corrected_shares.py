@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from bayescm.core.arguments import keyword_checked, warn_user
+from bayescm.core.arguments import check_names, keyword_checked, warn_user
 from bayescm.core.validate import check_int
 from bayescm.metrics.corrected import CORRECTED_METRICS
 from bayescm.models.base import ModelKind, Parameter
@@ -134,6 +134,8 @@ def _rates_prior(prior: Any, k: int, validated: bool) -> np.ndarray:
     if isinstance(prior, Dirichlet):
         return np.broadcast_to(np.asarray(prior.concentration(k), dtype=float), (k, k)).copy()
     try:
+        if np.asarray(prior).dtype == bool:
+            raise TypeError  # True/False are not concentrations
         alpha = np.array(prior, dtype=float)
     except (TypeError, ValueError):
         raise TypeError(f"rates= takes a K x K array of Dirichlet concentrations or a "
@@ -149,7 +151,7 @@ def _predicted(predicted: Any, labels: list[str] | None) -> tuple[list[str], np.
     """The class labels and the predicted counts, checked against the validation's labels."""
     if isinstance(predicted, Mapping) or hasattr(predicted, "items"):
         items = dict(predicted.items())
-        names = [str(c) for c in items]
+        names = check_names(items, "predicted: class names")
         values = list(items.values())
     else:
         values = list(np.atleast_1d(np.asarray(predicted, dtype=object)))
@@ -157,6 +159,10 @@ def _predicted(predicted: Any, labels: list[str] | None) -> tuple[list[str], np.
             raise TypeError("Give the predicted counts as a mapping {class: count} (or with a "
                             "validation matrix whose labels name them in order).")
         names = list(labels)
+        if len(values) != len(names):
+            raise ValueError(f"predicted holds {len(values)} counts but the validation matrix "
+                             f"has {len(names)} classes {names}; give one count per class, or "
+                             "a mapping {class: count}.")
     if len(names) < 2:
         raise ValueError(f"true_shares needs counts of at least two classes, got {names}.")
     counts = np.array([check_int(v, f"predicted[{c!r}]", 0) for c, v in

@@ -150,7 +150,7 @@ class MulticlassHierarchicalModel(ModelKind):
         for name in ("spread", "prevalence_spread"):
             given = overrides.get(name)
             out[name] = default_spread() if given is None else resolve_nuts_prior(
-                given, name, "positive")
+                given, name, "positive", scalar=True)
         return out
 
     def build_pymc(self, names: list[str] | None, counts: np.ndarray,
@@ -192,7 +192,7 @@ class MulticlassHierarchicalModel(ModelKind):
 
         options = dict(options)
         self.group = check_group_name(options.pop("group", None), "hierarchical",
-                                      MULTICLASS_HIERARCHICAL_PARAMETERS)
+                                      (*MULTICLASS_HIERARCHICAL_PARAMETERS, "class"))
         if ctx.method not in ("auto", "nuts"):
             raise ValueError(f"The hierarchical model is sampled with NUTS; "
                              f"method={ctx.method!r} is not available for it.")

@@ -72,6 +72,6 @@ def resolve_priors(priors: Mapping[str, Any] | None) -> dict[str, Any]:
                 raise TypeError("The hierarchical model's prevalence prior is a proper Beta "
                                 "(e.g. 'laplace', 'jeffreys', bcm.Beta(a, b)).")
         else:
-            value = resolve_nuts_prior(value, key, SUPPORT[key])
+            value = resolve_nuts_prior(value, key, SUPPORT[key], scalar=True)
         out[key] = value
     return out

@@ -184,11 +184,11 @@ class ItemsModel(ModelKind):
                 why = ("the log has no clusters (cluster=)" if key == "sd_cluster" else
                        "one system has no system-by-item effects")
                 raise ValueError(f"priors={{{key!r}: ...}}: {why}; drop that prior.")
-            out[key] = resolve_nuts_prior(value, key, _SUPPORT[key])
-            if _SUPPORT[key] == "positive" and isinstance(out[key], Normal):
-                raise ValueError(f"priors={{{key!r}: {out[key]!r}}}: {key} is a standard "
+            if _SUPPORT[key] == "positive" and isinstance(value, Normal):
+                raise ValueError(f"priors={{{key!r}: {value!r}}}: {key} is a standard "
                                  "deviation (positive); give bcm.priors.HalfNormal(sigma) or "
                                  "bcm.priors.LogNormal(mu, sigma).")
+            out[key] = resolve_nuts_prior(value, key, _SUPPORT[key], scalar=True)
         return {k: v for k, v in out.items() if not absent.get(k, False)}
 
     def build_pymc(self, names: list[str] | None, counts: np.ndarray | None,

@@ -175,16 +175,23 @@ class StratifiedModel(ModelKind):
 
     def fit(self, ctx: Any, options: Mapping[str, Any]) -> Any:
         """Exact draws of every stratum and of the population (see the module docstring)."""
+        from bayescm.core.resources import check_memory
         from bayescm.models.stratified_fit import fit_stratified
 
         options = dict(options)
-        self.finite = bool(options.pop("finite", True))
+        finite = options.pop("finite", True)
+        if not isinstance(finite, (bool, np.bool_)):
+            raise TypeError(f"finite= is True (the population's own matrix) or False (the "
+                            f"super-population), got {finite!r}.")
+        self.finite = bool(finite)
         if options:
             raise TypeError(f"fit() of a stratified audit got unknown options {sorted(options)}"
                             "; it takes finite=True (the population's own matrix) or False.")
         if ctx.method not in ("auto", "exact"):
             raise ValueError(f"The stratified model is drawn exactly; method={ctx.method!r} is "
                              "not available for it.")
+        check_memory(float(ctx.draws) * ctx.chains * (3 * np.size(ctx.counts) + 40),
+                     "This fit", ["fewer draws (draws=)", "fewer chains (chains=)"])
         return fit_stratified(ctx, self.finite)
 
     @classmethod

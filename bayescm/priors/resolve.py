@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -88,7 +89,8 @@ SUPPORTS = {"real": (-np.inf, np.inf), "positive": (0.0, np.inf), "correlation":
 _PRELIZ_AS_OWN = {"Normal": "Normal", "HalfNormal": "HalfNormal", "LogNormal": "LogNormal"}
 
 
-def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real") -> Any:
+def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real", *,
+                       scalar: bool = False) -> Any:
     """A user's prior of a NUTS model's parameter (a mean, a scale, a correlation) as a prior.
 
     Accepted: any bayescm prior (:class:`~bayescm.priors.Normal`, ``HalfNormal``,
@@ -104,6 +106,9 @@ def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real") -> Any
         The parameter it is for (messages).
     support : {"real", "positive", "correlation", "proportion"}, default "real"
         Where the parameter lives; a PreliZ distribution must lie within it.
+    scalar : bool, default False
+        Whether the parameter is one number (then a prior of one value per classifier, such
+        as ``HalfNormal([1, 2])``, is refused).
 
     Returns
     -------
@@ -113,8 +118,11 @@ def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real") -> Any
     Raises
     ------
     TypeError
-        A name, a number or another object that makes no variable, or a PreliZ distribution
-        with too wide a support.
+        A name, a number or another object that makes no variable, a PreliZ distribution or a
+        bayescm prior with too wide a support (a Normal of a standard deviation, a HalfNormal
+        of a correlation), or a Dirichlet.
+    ValueError
+        With ``scalar=True``, a prior with a parameter of several values.
 
     See Also
     --------
@@ -136,8 +144,14 @@ def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real") -> Any
     from bayescm.priors.external import PreliZPrior, _params
 
     low, high = SUPPORTS[support]
-    if isinstance(prior, PriorSpec) or (not is_preliz(prior) and isinstance(prior, PriorFactory)
-                                        and not isinstance(prior, str)):
+    if isinstance(prior, PriorSpec):
+        _check_support(prior, parameter, low, high)
+        if scalar and dataclasses.is_dataclass(prior) and any(
+                np.ndim(getattr(prior, f.name)) for f in dataclasses.fields(prior)):
+            raise ValueError(f"{prior!r} has several values; {parameter} is one number: give "
+                             "its prior one value per parameter.")
+        return prior
+    if not is_preliz(prior) and isinstance(prior, PriorFactory) and not isinstance(prior, str):
         return prior
     if is_preliz(prior):
         kind = type(prior).__name__
@@ -154,6 +168,35 @@ def resolve_nuts_prior(prior: Any, parameter: str, support: str = "real") -> Any
         "bayescm prior such as "
         "bcm.priors.Normal(0, 1), bcm.priors.HalfNormal(0.5) or bcm.priors.LKJ(2), a PreliZ "
         f"distribution, or a pymc-extras Prior; got {prior!r}.")
+
+
+def _support_of(prior: Any) -> tuple[float, float] | None:
+    """The support of one of bayescm's own priors (None: a user's class, not checked here)."""
+    kind = type(prior).__name__
+    if kind == "Uniform":
+        return float(np.min(prior.lower)), float(np.max(prior.upper))
+    if kind == "Fixed":
+        value = np.asarray(prior.value, dtype=float)
+        return float(value.min()), float(value.max())
+    return {"Normal": (-np.inf, np.inf), "HalfNormal": (0.0, np.inf),
+            "LogNormal": (0.0, np.inf), "LKJ": (-1.0, 1.0), "Beta": (0.0, 1.0)}.get(kind)
+
+
+def _check_support(prior: Any, parameter: str, low: float, high: float) -> None:
+    """Refuse a bayescm prior whose support reaches outside the parameter's (or a Dirichlet)."""
+    if type(prior).__name__ == "Dirichlet":
+        raise TypeError(f"{prior!r} is a prior of class shares; {parameter} is one number: give "
+                        "e.g. bcm.priors.Normal(mu, sigma) or bcm.priors.HalfNormal(sigma).")
+    support = _support_of(prior)
+    if support is None:
+        return
+    lo, hi = support
+    fixed = type(prior).__name__ == "Fixed"
+    if lo < low or hi > high or (fixed and (lo == low or hi == high)):
+        raise TypeError(f"{prior!r} reaches [{lo:g}, {hi:g}], outside ({low:g}, {high:g}) where "
+                        f"{parameter} lies; give a prior within it (a standard deviation: "
+                        "HalfNormal or LogNormal; a correlation: LKJ; a mean on the logit "
+                        "scale: Normal).")
 
 
 def _number(text: str) -> float | None:
