@@ -63,4 +63,4 @@ def test_a_full_run_samples_again_and_replaces_the_stored_draws(tmp_path) -> Non
 
 def test_the_folder_can_be_moved_by_the_environment(monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("BAYESCM_LESSON_FITS", str(tmp_path))
-    assert _lesson().FITS == tmp_path
+    assert tmp_path == _lesson().FITS
