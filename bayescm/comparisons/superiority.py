@@ -239,10 +239,11 @@ def prob_superior(
                 "Give either two results, prob_superior(idata_a, idata_b, metric=...), or one "
                 "batch and two names, prob_superior(idata, 'a', 'b', metric=...)."
             )
+        kind = registry.kind_of(a, "prob_superior")  # a result it cannot read: named first
+        name, da_a = _metric_draws(a, metric, group)
         if a is b:
             raise ValueError("prob_superior got the same result twice: a classifier never beats "
                              "itself (the probability would be 0); pass two results.")
-        name, da_a = _metric_draws(a, metric, group)
         _, da_b = _metric_draws(b, name, group)
         x_a = _flat_draws(_select(da_a, coords))
         x_b = _flat_draws(_select(da_b, coords))
@@ -252,7 +253,6 @@ def prob_superior(
                 "fit both with the same draws and chains so they can be paired."
             )
         warn_if_shared(box.root_attrs(a), box.root_attrs(b))
-        kind = registry.kind_of(a, "prob_superior")
     else:
         if c is None:
             raise TypeError(
