@@ -237,6 +237,20 @@ def _audit_population(metric: str) -> float:
     return positives / 1_000_000 if metric == "prevalence" else positives_flagged / positives
 
 
+
+def _k_grid() -> tuple[int, ...]:
+    from bayescm.models.items_density import K_GRID
+
+    assert K_GRID[:10] == tuple(range(1, 11)), K_GRID  # "1 to 10"
+    return K_GRID
+
+
+def _cr1_design_effect() -> float:
+    import bayescm as bcm
+    from bayescm.analyses.items_frequentist import cluster_robust
+
+    return float(cluster_robust(bcm.datasets.eval_log())[0]["design_effect"].mean())
+
 def _attempts_per_system() -> float:
     """Rows of the packaged eval log per model (every system answers the same attempts)."""
     import csv
@@ -586,6 +600,12 @@ FACTS_LIST: list[Fact] = [
          lambda: _eval_log_count("subdomain"), "distinct subdomains"),
     Fact("docs/user_guide/items.md", "The 990 answers of each system", "990",
          _attempts_per_system, "rows per model of eval_log.csv"),
+    Fact("docs/user_guide/items.md", "carry the information of about 300 independent", "300",
+         lambda: round(_attempts_per_system() / _cr1_design_effect(), -1),
+         "the answers over the mean CR1 design effect, to the nearest ten ('about')"),
+    *(Fact("docs/user_guide/items.md", "the fit stores: 1 to 10, 16 and 20", number,
+           lambda i=i: _k_grid()[i], "the k the items fit stores (items_density.K_GRID)")
+      for number, i in (("10", 9), ("16", 10), ("20", 11))),
     # the decisions page's seed-3 fit of dcurves' data at t = 0.1
     *(_dcurves_fact(_D_MARKER, number, key) for number, key in (
         ("1.00", "cancerpredmarker_useful"), ("0.088", "cancerpredmarker_mean"),
@@ -797,9 +817,6 @@ UNTRACED: dict[str, list[str]] = {
     ],
     "docs/user_guide/decisions.md": [
         "0.026", "0.089", "0.88", "0.90", "0.92", "95", "99", "100"
-    ],
-    "docs/user_guide/items.md": [
-        "10", "16", "20", "300"
     ],
     "docs/user_guide/scores.md": [
         "28"
