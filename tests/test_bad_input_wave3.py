@@ -174,11 +174,12 @@ _M2 = bcm.ConfusionMatrix([[38, 8, 1], [6, 28, 8], [2, 5, 34]])
 
 
 @pytest.mark.parametrize(("data", "group", "match"), [
-    ({"f1": _B1}, "fold", "at least two"),  # a binary run alone went on to NUTS
     ({"f1": _M1}, "fold", "at least two"),
     ({"f1": _M1, "f2": _M2}, "class", "another dim"),  # the prevalence's class dim
 ])
 def test_hierarchical_runs_refused_before_sampling(data, group, match):
+    """(One binary group is allowed: its spreads come from their priors, and with tiny ones the
+    fit is the plain one, tests/test_hierarchical.py::test_one_site_with_tiny_scales_...)"""
     with pytest.raises(ValueError, match=match):
         bcm.fit(data, model="hierarchical", group=group, draws=10)
 

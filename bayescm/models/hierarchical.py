@@ -89,10 +89,6 @@ class HierarchicalModel(ModelKind):
             raise TypeError("model='hierarchical' needs a mapping {group name: "
                             f"ConfusionMatrix}}, got {type(data).__name__}.")
         _, mats = as_batch(data)
-        if len(mats) < 2:
-            raise ValueError("model='hierarchical' pools several groups (sites, folds, runs); "
-                             "give at least two matrices. For one matrix drop model= "
-                             "(bcm.fit(matrix)).")
         if not mats[0].is_binary:
             from bayescm.models.hierarchical_multiclass import MulticlassHierarchicalModel
 
