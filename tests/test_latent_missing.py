@@ -209,17 +209,23 @@ def test_a_population_without_any_complete_subject_still_has_a_finite_likelihood
     assert np.isfinite(float(est["loglik"])) and 0 < est["prevalence"][1] < 1
 
 
-def test_em_recovers_rates_with_thirty_percent_of_one_test_missing() -> None:
-    rng = np.random.default_rng(3)
-    prev, tpr, tnr = np.array([0.15, 0.5]), np.array([0.9, 0.75, 0.8]), np.array([0.95, 0.9, 0.7])
-    n = 60_000
+def _two_herds_with_c_missing(seed: int, prev: np.ndarray, tpr: np.ndarray, tnr: np.ndarray,
+                              n: int) -> bcm.TestResults:
+    """Two herds of ``n`` subjects, three tests with known rates, about 30 % of test c missing."""
+    rng = np.random.default_rng(seed)
     herd = np.repeat([0, 1], n)
     sick = rng.random(2 * n) < prev[herd]
     res = np.where(sick[:, None], rng.random((2 * n, 3)) < tpr, rng.random((2 * n, 3)) > tnr)
     frame = pd.DataFrame(res.astype(float), columns=["a", "b", "c"])
     frame.loc[rng.random(2 * n) < 0.3, "c"] = np.nan
     frame["herd"] = np.where(herd == 0, "x", "y")
-    r = bcm.TestResults(frame, tests=["a", "b", "c"], population="herd")
+    return bcm.TestResults(frame, tests=["a", "b", "c"], population="herd")
+
+
+def test_em_recovers_rates_with_thirty_percent_of_one_test_missing() -> None:
+    prev, tpr, tnr = np.array([0.15, 0.5]), np.array([0.9, 0.75, 0.8]), np.array([0.95, 0.9, 0.7])
+    n = 60_000
+    r = _two_herds_with_c_missing(3, prev, tpr, tnr, n)
     assert 0.28 < r.partial_counts.sum() / (2 * n) < 0.32
     est = hui_walter_em(r)
     np.testing.assert_allclose(est["tpr"], tpr, atol=0.015)
@@ -290,16 +296,8 @@ def test_the_cli_says_how_many_subjects_miss_a_result(tmp_path: Path, capsys, mo
 
 @pytest.mark.slow
 def test_nuts_with_missing_results_lies_near_the_em_estimates() -> None:
-    rng = np.random.default_rng(5)
     prev, tpr, tnr = np.array([0.2, 0.6]), np.array([0.9, 0.8, 0.85]), np.array([0.95, 0.9, 0.8])
-    n = 1500
-    herd = np.repeat([0, 1], n)
-    sick = rng.random(2 * n) < prev[herd]
-    res = np.where(sick[:, None], rng.random((2 * n, 3)) < tpr, rng.random((2 * n, 3)) > tnr)
-    frame = pd.DataFrame(res.astype(float), columns=["a", "b", "c"])
-    frame.loc[rng.random(2 * n) < 0.3, "c"] = np.nan
-    frame["herd"] = np.where(herd == 0, "x", "y")
-    r = bcm.TestResults(frame, tests=["a", "b", "c"], population="herd")
+    r = _two_herds_with_c_missing(5, prev, tpr, tnr, 1500)
     est = hui_walter_em(r)
     tree = bcm.fit(r, draws=500, random_seed=1)
     post = tree["posterior"]
