@@ -215,12 +215,17 @@ def _fit(kind_cls: Any, positives: Any, n: Any, given: dict[str, Any], validatio
         variables[name] = (dims, arr if arr.ndim == 2 or systems else arr[..., 0],
                            {"long_name": long[name]})
     apparent = ks / ns
-    rg = np.clip((apparent + tnr.point - 1) / (tpr.point + tnr.point - 1), 0.0, 1.0)
+    youden = tpr.point + tnr.point - 1  # 0: the test says nothing, the estimate is undefined
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rg = np.where(youden == 0, np.nan,
+                      np.clip((apparent + tnr.point - 1) / np.where(youden == 0, 1.0, youden),
+                              0.0, 1.0))
     one = (("system",) if systems else ())
     pick = (lambda v: v) if systems else (lambda v: v[0])
     observed: dict[str, Any] = {
         kind.true_name: (one, pick(rg), {"long_name": "Rogan-Gladen estimate (apparent + "
-                                         "tnr - 1) / (tpr + tnr - 1), clipped to [0, 1]"}),
+                                         "tnr - 1) / (tpr + tnr - 1), clipped to [0, 1]; NaN when "
+                                         "tpr + tnr = 1"}),
         kind.apparent_name: (one, pick(apparent), {"long_name": "observed apparent rate"}),
         "tpr": ((), tpr.point, {"long_name": "point value of tpr (validation, else prior)"}),
         "tnr": ((), tnr.point, {"long_name": "point value of tnr (validation, else prior)"})}
