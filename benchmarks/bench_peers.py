@@ -34,12 +34,14 @@ At the end every row checks that both contenders computed the same thing: poster
 the bounded metrics agree within 0.01, and HDI bounds within 0.03 (Monte-Carlo error).
 
 Run: ``.venv/bin/python -m pip install 'bayescm[bench]'`` once, then
-``.venv/bin/python benchmarks/bench_peers.py [--rounds 11]``.
+``.venv/bin/python benchmarks/bench_peers.py [--rounds 11] [--out benchmarks/performance.md]``
+(``--out`` rewrites that file's ``peers`` section, with the date and the machine's load).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import gc
 import importlib.util
 import os
@@ -53,6 +55,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from sections import write_section
 
 import bayescm as bcm
 
@@ -330,7 +333,16 @@ def import_times(statements: list[str], repeat: int = 9) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=11, help="timed rounds (default 11)")
+    parser.add_argument("--out", help="a markdown file whose 'peers' section this run rewrites "
+                                      "(the README cites benchmarks/performance.md)")
     args = parser.parse_args()
+    started = os.getloadavg()[0]
+    lines: list[str] = []
+
+    def say(line: str = "") -> None:
+        print(line, flush=True)
+        lines.append(line)
+
     table = rows()
     times: list[list[list[float]]] = [[[], []] for _ in table]
     last: list[list[pd.DataFrame]] = [[pd.DataFrame(), pd.DataFrame()] for _ in table]
@@ -344,18 +356,20 @@ def main() -> None:
                 elapsed = time.perf_counter() - start
                 if r:
                     times[i][j].append(elapsed)
-    print(f"\nEqual work, {TOTAL:,} draws, alternating contenders, medians of {args.rounds} "
-          f"rounds; {os.cpu_count()} cores, load average "
-          f"{', '.join(f'{v:.2f}' for v in os.getloadavg())}\n")
-    print("| workload (equal work) | bayescm | peer | bayescm / peer |")
-    print("|---|---|---|---|")
+    say()
+    say(f"Equal work, {TOTAL:,} draws, alternating contenders, medians of {args.rounds} "
+        f"rounds; {os.cpu_count()} cores, load average "
+        f"{', '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    say()
+    say("| workload (equal work) | bayescm | peer | bayescm / peer |")
+    say("|---|---|---|---|")
     for (label, peer, _, _), (ours, theirs) in zip(table, times, strict=True):
         a, b = statistics.median(ours), statistics.median(theirs)
-        print(f"| {label} | {a * 1e3:.1f} ms | {peer}: {b * 1e3:.1f} ms | {a / b:.2f} |")
-    print()
+        say(f"| {label} | {a * 1e3:.1f} ms | {peer}: {b * 1e3:.1f} ms | {a / b:.2f} |")
+    say()
     for (label, _, _, _), (ours, theirs) in zip(table, last, strict=True):
-        print(f"{label}: {agreement(ours, theirs)}")
-    print()
+        say(f"{label}: {agreement(ours, theirs)}")
+    say()
     cm10, _, _ = multiclass_case()
     full10 = []
     for r in range(args.rounds + 1):
@@ -364,16 +378,23 @@ def main() -> None:
         bcm.summary(bcm.fit(cm10, random_seed=r))
         if r:
             full10.append(time.perf_counter() - start)
-    print(f"full 10-class fit + summary (every default variable, R-hat/ESS): "
-          f"{statistics.median(full10) * 1e3:.0f} ms (target <= 250 ms)")
+    say(f"full 10-class fit + summary (every default variable, R-hat/ESS): "
+        f"{statistics.median(full10) * 1e3:.0f} ms (target <= 250 ms)")
     base, own = import_times(["import numpy, xarray", "import bayescm"])
-    print(f"import bayescm {own * 1e3:.0f} ms vs import numpy, xarray {base * 1e3:.0f} ms "
-          f"(ratio {own / base:.2f}; fresh interpreters, alternating, median of 9, bytecode "
-          "compiled)")
+    say(f"import bayescm {own * 1e3:.0f} ms vs import numpy, xarray {base * 1e3:.0f} ms "
+        f"(ratio {own / base:.2f}; fresh interpreters, alternating, median of 9, bytecode "
+        "compiled)")
     for module in ("classifier_uncertainty", "prob_conf_mat"):
         if have(module):
             (took,) = import_times([f"import {module}"], repeat=5)
-            print(f"import {module}: {took * 1e3:.0f} ms")
+            say(f"import {module}: {took * 1e3:.0f} ms")
+    if args.out:
+        command = " ".join(["benchmarks/bench_peers.py", *sys.argv[1:]])
+        write_section(args.out, "peers", "\n".join([
+            "## Equal work against the peers (`benchmarks/bench_peers.py`)", "",
+            f"Run {datetime.date.today().isoformat()}: `{command}`, {os.cpu_count()} cores, "
+            f"load {started:.1f} at the start, load {os.getloadavg()[0]:.1f} at the end.",
+            *lines]))
 
 
 if __name__ == "__main__":

@@ -228,6 +228,42 @@ def _judged(what: str) -> float:
     return float((accuracy.sel(system="A") - accuracy.sel(system="B")).std())
 
 
+def _separate_judged(what: str, seeds: tuple[int, int] = (1, 2)) -> float:
+    """Systems A and B of the corrected page's example judged in two separate fits."""
+    import bayescm as bcm
+
+    calibration = bcm.ConfusionMatrix([[110, 10], [12, 68]], labels=["correct", "incorrect"])
+    a, b = (bcm.judged_accuracy(k, 500, calibration=calibration, random_seed=seed)
+            ["posterior"]["accuracy"].values.reshape(-1) for k, seed in zip((340, 310), seeds,
+                                                                            strict=True))
+    return float((a > b).mean()) if what == "p" else float((a - b).std())
+
+
+def _shares_validation_total() -> float:
+    """The items of tests/test_corrected_shares.py's large validation matrix (its VALIDATION
+    scaled by 400)."""
+    from test_corrected_shares import VALIDATION
+
+    return 400 * sum(map(sum, VALIDATION))
+
+
+def _threshold_grid_end() -> float:
+    """The last threshold of net_benefit's default grid."""
+    from bayescm.analyses.decision_draws import DEFAULT_THRESHOLDS
+
+    return float(DEFAULT_THRESHOLDS[-1])
+
+
+def _cost_ratio_end() -> float:
+    """The largest c_FN / c_FP of cost_curve(over="cost_ratio") (a tiny binary fit's curve)."""
+    import bayescm as bcm
+
+    tree = bcm.fit(bcm.ConfusionMatrix.from_counts(tp=5, fn=2, fp=1, tn=9), draws=10,
+                   random_seed=0)
+    return float(bcm.cost_curve(tree, over="cost_ratio", points=2)["posterior"]
+                 ["cost_ratio"].max())
+
+
 def _audit_population(metric: str) -> float:
     """The fraud audit's population prevalence or TPR at the strata's point estimates."""
     flagged, unflagged = 3_000, 997_000
@@ -546,9 +582,9 @@ FACTS_LIST: list[Fact] = [
          lambda: _corrected("priors").loc["prevalence", "observed"], "the clipped estimate"),
     Fact(_C, "has mean 0.133 and", "0.133",
          lambda: _corrected("priors").loc["prevalence", "mean"], "posterior mean, seed 0"),
-    Fact(_C, "HDI [0.001, 0.264] (seed 0)", "0.001",
+    Fact(_C, "HDI [0.001, 0.264]", "0.001",
          lambda: _corrected("priors").loc["prevalence", "hdi_lower"], "HDI, seed 0"),
-    Fact(_C, "HDI [0.001, 0.264] (seed 0)", "0.264",
+    Fact(_C, "HDI [0.001, 0.264]", "0.264",
          lambda: _corrected("priors").loc["prevalence", "hdi_upper"], "HDI, seed 0"),
     Fact(_C, "the posterior mean is 0.166, HDI", "0.166",
          lambda: _corrected("validation").loc["prevalence", "mean"], "posterior mean, seed 0"),
@@ -566,6 +602,23 @@ FACTS_LIST: list[Fact] = [
          "sd of accuracy A - B in the joint fit, seed 0"),
     Fact(_C, "P(A better than B) is 0.976", "0.976", lambda: _judged("p"),
          "prob_superior in the joint fit, seed 0"),
+    Fact(_C, "give an sd of 0.059 and", "0.059", lambda: _separate_judged("sd"),
+         "sd of A - B from two separate fits, seeds 1 and 2"),
+    Fact(_C, "a probability of 0.917", "0.917", lambda: _separate_judged("p"),
+         "P(A > B) from two separate fits, seeds 1 and 2"),
+    Fact(_C, "difference falls to 0.007", "0.007", lambda: _separate_judged("sd", (0, 0)),
+         "sd of A - B from two separate fits with the same seed"),
+    Fact(_C, "the true prevalence is not 19 %", "19", lambda: 142 / 742,
+         "the apparent rate", True),
+    Fact(_C, "a validation matrix of 60,000", "60,000", _shares_validation_total,
+         "tests/test_corrected_shares.py's large validation matrix"),
+    Fact("docs/spec.md", "grid 0.01-0.99)", "0.99", _threshold_grid_end,
+         "net_benefit's default thresholds"),
+    Fact(_D, "a false positive weighs 99 true positives", "99",
+         lambda: _threshold_grid_end() / (1 - _threshold_grid_end()),
+         "the odds t / (1 - t) at the grid's last threshold"),
+    Fact(_D, "from 0.01 to 100 at the test", "100", _cost_ratio_end,
+         "cost_curve's cost-ratio axis"),
     # the fraud audit (docs/user_guide/audits.md): its block's counts and sizes
     Fact(_A, "flagged cases are 40 % of them", "40", lambda: 200 / (200 + 300),
          "flagged share of the labelled items", True),
@@ -587,6 +640,8 @@ FACTS_LIST: list[Fact] = [
     Fact(_A, "(about 2 in 300 here)", "2", _simulated_audit_unflagged_positives,
          "expected positives among 300 unflagged labels of the simulated population"),
     Fact(_A, "TPR of 150 / 153 = 0.98", "0.98", lambda: 150 / 153, "the naive TPR"),
+    Fact(_A, "TPR of 150 / 153 = 0.98", "153", lambda: 150 + 3,
+         "the naive TPR's positives: flagged TP + unflagged FN"),
     Fact(_A, "where the population's is about 0.2", "0.2", lambda: _audit_population("tpr"),
          "flagged positives over all positives, scaled to the strata's sizes"),
     Fact(_A, "(0.975 and 0.93;", "0.975", lambda: 195 / 200, "195 of the 200 audits"),
@@ -759,6 +814,8 @@ ALLOWED: dict[str, dict[str, str]] = {
     _R: {
         "4,954 tests in": "the fast suite's size, measured with its run time on the named date "
                           "and machine (a timing record, like the seconds beside it)",
+        "340 slow checks": "the slow run's size, measured with its run time on the named date "
+                           "and machine (a timing record, like the seconds beside it)",
     },
     _F: {
         "draws 0.894 instead of 89.4 %": "an example of the two units, not a result",
@@ -795,30 +852,17 @@ ALLOWED: dict[str, dict[str, str]] = {
         "(the exact 95 % HDI": "the chosen HDI probability",
         "width of the 95 % highest-density": "the chosen HDI probability, in a definition",
     },
+    _C: {
+        "on 200 answers also labelled": "the example's size of a calibration set, an input",
+        "posterior of the prevalence piles up at 0": "the end of the unit interval, not a result",
+    },
+    _D: {
+        "holds 95 % of the posterior curves": "the chosen band probability, in a definition",
+    },
     _G: {
         "(report it as \"< 0.0001\", not as 0)": "a reporting rule: the next round number "
                                                   "above 1/20,000",
     },
 }
 
-UNTRACED: dict[str, list[str]] = {
-    "README.md": [
-        "0.7", "0.84", "1.03", "1.2", "1.6", "2.3", "4.9", "340", "20,000"
-    ],
-    "docs/spec.md": [
-        "0.99"
-    ],
-    "docs/user_guide/audits.md": [
-        "0.91", "153", "186", "195", "400"
-    ],
-    "docs/user_guide/corrected.md": [
-        "0", "0.001", "0.06", "0.12", "0.44", "0.74", "0.92", "0.925", "0.93", "0.94", "0.945",
-        "19", "200", "60,000"
-    ],
-    "docs/user_guide/decisions.md": [
-        "0.026", "0.089", "0.88", "0.90", "0.92", "95", "99", "100"
-    ],
-    "docs/user_guide/scores.md": [
-        "28"
-    ],
-}
+UNTRACED: dict[str, list[str]] = {}

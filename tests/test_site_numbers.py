@@ -15,10 +15,14 @@ these are not numbers the page states, and are blanked before the search:
 * inline code, math (``$...$``, ``$$...$$``), HTML comments, link targets ``](...)`` and bare
   URLs: code, formulas and addresses, not claims;
 * a list item's or a heading's numbering (``1. ``, ``## 3.``), an issue or pull request
-  (``#27``), a version string (``0.2.1``, ``v1.2``, ``Python 3.12``, "before 0.2") and an arXiv
-  identifier, a name with a number (``UTF-16``, ``Windows-1252``), a binary coding (``0/1``,
+  (``#27``, ``issue 28``), a version string (``0.2.1``, ``v1.2``, ``Python 3.12``, "before
+  0.2") and an arXiv identifier, a name with a number (``UTF-16``, ``Windows-1252``), a binary coding (``0/1``,
   ``1/0``) or the undefined ``0/0``: names, not results;
 * a four-digit year 19xx or 20xx (a citation's year) and a date (``2026-11-27``);
+* a seed (``seed 0``, ``seeds 1 and 2``): the name of a random stream, not a result (the
+  numbers drawn with it are traced like any other);
+* a load average (``load 4.9``, ``load average 0.7``): the machine's state beside a timing,
+  a part of the timing's record like the date;
 * a timing or a memory size (a number followed by ``ms``, ``s``, ``min``, ``h``, ``MB`` or
   ``GB``, or ``x``/``times`` after such a number): measured on the machine the page names by
   the benchmark script it names, and not stored in any file a test could read.
@@ -52,12 +56,12 @@ A token matches when it is the same number (``15,123`` and ``15123`` are one), w
 fraction and the prose prints it as a percentage at its precision (``0.433`` and ``43 %``),
 or when the prose rounds it and keeps at least two decimals (``0.9447`` and ``0.94``).
 
-Numbers not yet traced are listed per page in ``UNTRACED`` (the debt this test keeps from
-growing): a new untraced number fails the test, and so does a listed one that is now traced
-or gone, so the list only shrinks. They are, at the time of writing, outcomes of slow tests
-and benchmark runs that the prose records but no stored file holds (the scores page's
-calibration table, the corrected page's coverage and calibration runs, the README's timing
-ratios and load averages); storing those outputs under ``benchmarks/`` would trace them.
+Numbers not yet traced would be listed per page in ``UNTRACED`` (a debt the test keeps from
+growing: a new untraced number fails the test, and so does a listed one that is now traced or
+gone). The list is empty: the outcomes of slow studies and benchmark runs that the prose quotes
+are stored under ``benchmarks/`` by the scripts that measure them (``exact_coverage_table.md``,
+``calibration_table.md``, ``coverage_table.md``, ``performance.md``, ...), and the pages cite
+those files.
 Numbers quoted from one seed's sampler output say so ("seed 0") and are recomputed by a fact
 with that seed, or are stated as approximate ("about") at the precision the seed does not
 move, or are replaced by the exact value.
@@ -86,6 +90,8 @@ _IGNORED = re.compile(
     r" (?:>= ?)?\d+(?:\.\d+)+\b"
     r"|\b[01]/[01]\b|\b[A-Z][A-Za-z]*-\d+\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{4}\.\d{5}\b"
     r"|\b[Nn]otebooks? \d+(?:(?:,| and) \d+)*"
+    r"|\b[Ss]eeds?\s+\d+(?:(?:,|\s+and)\s+\d+)*|\b[Ii]ssues?\s+\d+\b"
+    r"|\bload(?:\s+average)?(?:\s+about)?\s+\d+(?:\.\d+)?"
     r"|\b\d[\d,]*(?:\.\d+)?\s*(?:ms|s|min|h|MB|GB)\b(?:[,;]? \d[\d,]*(?:\.\d+)?\s*(?:x|times)\b)?"
     r"|\b\d+(?:\.\d+)?\s*(?:x|times) (?:the|as|faster|slower|longer)\b",
     re.MULTILINE | re.DOTALL)
