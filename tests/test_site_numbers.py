@@ -16,8 +16,8 @@ these are not numbers the page states, and are blanked before the search:
   URLs: code, formulas and addresses, not claims;
 * a list item's or a heading's numbering (``1. ``, ``## 3.``), an issue or pull request
   (``#27``, ``issue 28``), a version string (``0.2.1``, ``v1.2``, ``Python 3.12``, "before
-  0.2") and an arXiv identifier, a name with a number (``UTF-16``, ``Windows-1252``), a binary coding (``0/1``,
-  ``1/0``) or the undefined ``0/0``: names, not results;
+  0.2") and an arXiv identifier, a name with a number (``UTF-16``, ``Windows-1252``), a
+  binary coding (``0/1``, ``1/0``) or the undefined ``0/0``: names, not results;
 * a four-digit year 19xx or 20xx (a citation's year) and a date (``2026-11-27``);
 * a seed (``seed 0``, ``seeds 1 and 2``): the name of a random stream, not a result (the
   numbers drawn with it are traced like any other);
