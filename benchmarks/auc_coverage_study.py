@@ -101,17 +101,17 @@ def interval(idata: object, var: str = "auc") -> tuple[float, float, np.ndarray]
 
 
 def cell(truth: str, n: int, auc: float, prevalence: float, reps: int, draws: int,
-         seed: int) -> dict[str, float]:
+         seed: int, methods: tuple[str, ...] = METHODS) -> dict[str, float]:
     key = [seed, TRUTHS.index(truth), n, round(auc * 1000), round(prevalence * 100)]
     rng = np.random.default_rng(key)
-    out = {f"{m}_{k}": 0.0 for m in METHODS for k in ("hits", "below", "above", "width",
+    out = {f"{m}_{k}": 0.0 for m in methods for k in ("hits", "below", "above", "width",
                                                     "at_one")}
     out["separated"] = 0.0
     for rep in range(reps):
         y, s = dataset(rng, truth, auc, n, prevalence)
         separated = s[y].min() > s[~y].max()
         out["separated"] += separated
-        for m in METHODS:
+        for m in methods:
             fit = bcm.fit(bcm.Scores(y, s), method=m, draws=draws, metrics=["acc"],
                           grid_size=11, n_bins=2, random_seed=np.random.SeedSequence([*key, rep]))
             lo, hi, x = interval(fit)
@@ -164,6 +164,40 @@ def timing(n: int, classifiers: int, repeat: int = 3) -> float:
     return best
 
 
+def concentration_section(concentrations: list[float], cells: list[tuple[str, float, int, float]],
+                          reps: int, draws: int, seed: int) -> list[str]:
+    """Coverage of the default's AUC interval when its concentration is changed (the
+    ``--concentrations`` study): one row per case, one column per concentration."""
+    from bayescm.models import roc_dp
+
+    lines = ["### AUC of scores: the Dirichlet process's concentration (issue 28)", "",
+             "Why the default's concentration is 1. Coverage of the default's 95 % HDI of the "
+             f"AUC ({reps} data sets per case, 4 x {draws:,} draws, the same data sets as the "
+             "table above) with each class's novel mass given the prior weight of "
+             f"{', '.join(f'{c:g}' for c in concentrations)} items "
+             "(`bayescm.models.roc_dp.CONCENTRATION`; 0 is the Bayesian bootstrap). In brackets "
+             "the share of data sets whose interval lies below the truth.", "",
+             "| truth | prevalence | n | AUC | "
+             + " | ".join(f"concentration {c:g}" for c in concentrations) + " |",
+             "|---|---|---|---|" + "---|" * len(concentrations)]
+    default = roc_dp.CONCENTRATION
+    try:
+        for truth, prevalence, n, auc in cells:
+            entries = []
+            for c in concentrations:
+                roc_dp.CONCENTRATION = c
+                r = cell(truth, n, auc, prevalence, reps, draws, seed,
+                         methods=("dirichlet_process",))
+                entries.append(f"{r['dirichlet_process_hits']:.3f} "
+                               f"({r['dirichlet_process_above']:.3f})")
+            lines.append(f"| {truth} | {prevalence:g} | {n:,} | {auc:g} | "
+                         + " | ".join(entries) + " |")
+            print(lines[-1], flush=True)
+    finally:
+        roc_dp.CONCENTRATION = default
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--reps", type=int, default=DESIGN_REPS)
@@ -181,8 +215,27 @@ def main() -> None:
     parser.add_argument("--unbalanced", action="store_true",
                         help="also the binormal truth at prevalence 0.2")
     parser.add_argument("--seed", type=int, default=2028)
+    parser.add_argument("--concentrations", nargs="+", type=float, default=None,
+                        help="instead of the comparison with the bootstrap: the default's "
+                             "coverage at each of these concentrations (section "
+                             "'auc-concentration')")
     parser.add_argument("--out")
     args = parser.parse_args()
+    if args.concentrations:
+        load_start, start = os.getloadavg(), time.time()
+        cells = list(itertools.product(args.truths, args.prevalences, args.ns, args.aucs))
+        if args.unbalanced:
+            cells += list(itertools.product(["binormal"], [0.2], args.ns, args.aucs))
+        lines = concentration_section(args.concentrations, cells, args.reps, args.draws,
+                                      args.seed)
+        command = " ".join(shlex.quote(a) for a in sys.argv[1:])
+        lines += ["", f"Run {datetime.date.today().isoformat()} on {os.cpu_count()} cores, load "
+                  f"average {load_start[0]:.1f} at the start and {os.getloadavg()[0]:.1f} at "
+                  f"the end, {time.time() - start:.0f} s: `.venv/bin/python "
+                  f"benchmarks/auc_coverage_study.py {command}`."]
+        if args.out:
+            write_section(args.out, "auc-concentration", "\n".join(lines))
+        return
     paired_reps = args.paired_reps or args.reps
     reps_at = {int(n): int(r) for n, r in (item.split(":") for item in args.reps_at)}
 

@@ -169,6 +169,26 @@ def _pooled_coverage(n: int, group: str, method: str, how: str = "mean") -> floa
     return {"mean": sum(values) / len(values), "min": min(values), "max": max(values)}[how]
 
 
+def _concentration_coverage(n: int, group: str, concentration: str, how: str = "mean"
+                            ) -> float:
+    """The default's AUC coverage at another Dirichlet-process concentration: the mean (or
+    range) over the cases of coverage_table.md's auc-concentration section."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "benchmarks" / "coverage_table.md").read_text(
+        encoding="utf-8")
+    section = text.split("<!-- section: auc-concentration -->")[1].split("<!-- end:")[0]
+    lines = [line for line in section.splitlines() if line.startswith("| ")]
+    header = [c.strip() for c in lines[0].strip("| ").split("|")]
+    column = header.index(f"concentration {concentration}")
+    values = []
+    for line in lines[1:]:
+        cells = [c.strip() for c in line.strip("| ").split("|")]
+        if int(cells[2].replace(",", "")) == n and float(cells[3]) in _AUC_GROUPS[group]:
+            values.append(float(cells[column].split()[0]))
+    return {"mean": sum(values) / len(values), "min": min(values), "max": max(values)}[how]
+
+
 def _pooled_facts() -> list[Fact]:
     """One fact per number of the scores page's pooled-coverage table."""
     facts = []
@@ -424,6 +444,19 @@ _R = "README.md"
 _I = "docs/index.md"
 _G = "docs/getting_started.md"
 FACTS_LIST: list[Fact] = [
+    # the scores page's concentration sentence: coverage_table.md's auc-concentration section
+    *[Fact(_S, snippet, number, lambda n=n, g=g, c=c, h=h: _concentration_coverage(n, g, c, h),
+           f"{h} of the coverage at concentration {c}, n = {n}, AUC {g}")
+      for snippet, number, n, g, c, h in [
+          ("averages rise to 0.989 and 0.980;", "0.989", 40, "high", "0.5", "mean"),
+          ("averages rise to 0.989 and 0.980;", "0.980", 100, "high", "0.5", "mean"),
+          ("fall to 0.940 and 0.944 but", "0.940", 40, "high", "1.5", "mean"),
+          ("fall to 0.940 and 0.944 but", "0.944", 100, "high", "1.5", "mean"),
+          ("single balanced cases drop to 0.89;", "0.89", 40, "high", "1.5", "min"),
+          ("at 1.25 they are 0.964 and 0.959,", "0.964", 40, "high", "1.25", "mean"),
+          ("at 1.25 they are 0.964 and 0.959,", "0.959", 100, "high", "1.25", "mean"),
+          ("lower-AUC averages 0.964 and 0.948.", "0.964", 40, "low", "1.25", "mean"),
+          ("lower-AUC averages 0.964 and 0.948.", "0.948", 100, "low", "1.25", "mean")]],
     # the named priors' table (docs/user_guide/priors.md)
     Fact(_P, "Beta(1, 1), uniform", "1",
          lambda: _same(_preset("Laplace").alpha, _preset("Laplace").beta), "Laplace's a = b"),

@@ -4,9 +4,9 @@ The Bayesian bootstrap (:mod:`bayescm.models.roc`) is the Dirichlet-process post
 concentration 0: it puts all probability on the observed items, so it cannot imagine a positive
 scored below every negative when none was seen. Its AUC interval then collapses onto the observed
 AUC when the classes barely overlap, and onto a point mass at 1 when they are separated. Measured
-by ``benchmarks/auc_coverage_study.py`` (table in ``benchmarks/coverage_table.md``: 120
-simulated data sets per case at n = 40), its 95 % interval covers the true AUC only 0.51-0.76
-of the time at n = 40 and AUC 0.98, over binormal, exponential and mixture truths.
+by ``benchmarks/auc_coverage_study.py`` (table in ``benchmarks/coverage_table.md``: 300
+simulated data sets per case at n = 40), its 95 % interval covers the true AUC only 0.48-0.72
+of the time at n = 40 and AUC 0.98-0.99, over binormal, exponential and mixture truths.
 
 The default fit (``method="dirichlet_process"``) gives each class's score distribution a
 Dirichlet-process prior (Ferguson 1973; for ROC curves Gu, Ghosal & Roy 2008) with
@@ -34,10 +34,13 @@ overlap the data may have missed; a novel positive above them all is the separat
 have missed, so the prior pulls the AUC toward 1/2 by about ``(AUC - 1/2)(1/(n_pos + 1) +
 1/(n_neg + 1))`` and gives the AUC a continuous posterior below 1 when the classes are separated.
 What it buys, measured by the same study (binormal, exponential and mixture truths, n = 40 to
-2,000, AUC 0.6 to 0.99): coverage 0.94-0.98 pooled per test-set size and AUC range, where the
-bootstrap's is 0.70 at n = 40 and AUC 0.9-0.99 (single cases down to 0.51); it errs on the safe
-side for small samples with a high AUC (0.97-1.00 in 17 of the 24 cases with n <= 100 and
-AUC >= 0.9).
+2,000, AUC 0.6 to 0.99): coverage 0.946-0.978 pooled per test-set size and AUC range, where
+the bootstrap's is 0.70 at n = 40 and AUC 0.9-0.99 (single cases down to 0.48); it errs on the
+safe side for small samples with a high AUC (0.97-0.99 in 20 of the 24 cases with n <= 100 and
+AUC >= 0.9; pooled 0.978 at n = 40). :data:`CONCENTRATION` sets that balance: measured on the
+same data sets (the table's ``auc-concentration`` section), 1.25 brings the pooled high-AUC
+coverage at n = 40 and 100 to 0.964 and 0.959, 1.5 drops single cases to 0.89, 0.5 raises it;
+it stays 1 (Jeffreys at every threshold) until the whole grid has been run at another value.
 
 Several classifiers scored on the same items share the draw: a novel item lies above (or below)
 every observed score *of every classifier*, the comonotone limit of the base measure. Two
