@@ -127,7 +127,7 @@ def corrected_coverage(truth: float, n: int, tpr: float, tnr: float, pos: int, n
                                            random_seed=i)
                 name = "prevalence"
             row = bcm.summary(tree, var_names=[name], kind="stats").iloc[0]
-            hits += row["hdi_lower"] <= truth <= row["hdi_upper"]
+            hits += int(row["hdi_lower"] <= truth <= row["hdi_upper"])
     return hits / sets
 
 
