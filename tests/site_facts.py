@@ -248,6 +248,7 @@ def _judged(what: str) -> float:
     return float((accuracy.sel(system="A") - accuracy.sel(system="B")).std())
 
 
+@cache
 def _separate_judged(what: str, seeds: tuple[int, int] = (1, 2)) -> float:
     """Systems A and B of the corrected page's example judged in two separate fits."""
     import bayescm as bcm
@@ -274,6 +275,7 @@ def _threshold_grid_end() -> float:
     return float(DEFAULT_THRESHOLDS[-1])
 
 
+@cache
 def _cost_ratio_end() -> float:
     """The largest c_FN / c_FP of cost_curve(over="cost_ratio") (a tiny binary fit's curve)."""
     import bayescm as bcm
@@ -845,7 +847,7 @@ for _fact in FACTS_LIST:
 
 ALLOWED: dict[str, dict[str, str]] = {
     _R: {
-        "4,954 tests in": "the fast suite's size, measured with its run time on the named date "
+        "4,973 tests in": "the fast suite's size, measured with its run time on the named date "
                           "and machine (a timing record, like the seconds beside it)",
         "340 slow checks": "the slow run's size, measured with its run time on the named date "
                            "and machine (a timing record, like the seconds beside it)",
