@@ -3,6 +3,7 @@
 import ast
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -11,6 +12,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import architecture_stats as stats  # noqa: E402
 
 
+@cache  # one parse of the package serves every test of the module (about 3 s each)
 def _graph() -> tuple[dict, set, set]:
     return stats.edges_of(ROOT / "bayescm")
 
