@@ -41,7 +41,6 @@ Run: ``.venv/bin/python -m pip install 'bayescm[bench]'`` once, then
 from __future__ import annotations
 
 import argparse
-import datetime
 import gc
 import importlib.util
 import os
@@ -55,7 +54,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sections import write_section
+from sections import run_record, write_section
 
 import bayescm as bcm
 
@@ -392,8 +391,7 @@ def main() -> None:
         command = " ".join(["benchmarks/bench_peers.py", *sys.argv[1:]])
         write_section(args.out, "peers", "\n".join([
             "## Equal work against the peers (`benchmarks/bench_peers.py`)", "",
-            f"Run {datetime.date.today().isoformat()}: `{command}`, {os.cpu_count()} cores, "
-            f"load {started:.1f} at the start, load {os.getloadavg()[0]:.1f} at the end.",
+            run_record(command, started),
             *lines]))
 
 

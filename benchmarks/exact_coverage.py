@@ -33,7 +33,6 @@ section of the file).
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
 import sys
 import time
@@ -41,7 +40,7 @@ import warnings
 from typing import Any
 
 import numpy as np
-from sections import write_section
+from sections import run_record, write_section
 
 import bayescm as bcm
 from bayescm.core.stats import hdi
@@ -74,7 +73,6 @@ def audit_coverage(reps: int = 200, seed: int = 6, prior: str | None = None) -> 
     true_tpr, true_prev = (y & pred).sum() / y.sum(), y.mean()
     flagged, unflagged = np.flatnonzero(pred), np.flatnonzero(~pred)
     hits = {"tpr": 0, "prevalence": 0, "naive_prevalence": 0}
-    options = {} if prior is None else {"prior": prior}
     for _ in range(reps):
         f = rng.choice(flagged, 200, replace=False)
         u = rng.choice(unflagged, 300, replace=False)
@@ -85,7 +83,7 @@ def audit_coverage(reps: int = 200, seed: int = 6, prior: str | None = None) -> 
                                                           tn=int((~y[u]).sum()))},
             {"flagged": flagged.size, "unflagged": unflagged.size})
         post = bcm.fit(audit, draws=500, chains=2, metrics=["tpr"],
-                       random_seed=int(rng.integers(1 << 31)), **options)["posterior"]
+                       random_seed=int(rng.integers(1 << 31)), prior=prior)["posterior"]
         for name, truth in (("tpr", true_tpr), ("prevalence", true_prev)):
             lo, hi = hdi(post[name].values.reshape(-1), 0.95)
             hits[name] += int(lo <= truth <= hi)
@@ -175,11 +173,6 @@ def corrected_sbc(sets: int = 400, seed: int = 5, draws: int = 250, chains: int 
     return out
 
 
-def _stamp(command: str, started: float) -> str:
-    return (f"Run {datetime.date.today().isoformat()}: `{command}`, {os.cpu_count()} cores, "
-            f"load {started:.1f} at the start, load {os.getloadavg()[0]:.1f} at the end.")
-
-
 def audits_section(command: str) -> str:
     started, t0 = os.getloadavg()[0], time.time()
     default = audit_coverage(200)
@@ -196,7 +189,7 @@ def audits_section(command: str) -> str:
         f"| Jeffreys (1/2 per cell) | 400 | {jeffreys['tpr']} ({jeffreys['tpr'] / 400:.3f}) | "
         f"{jeffreys['prevalence']} ({jeffreys['prevalence'] / 400:.3f}) | "
         f"{jeffreys['naive_prevalence']} |", "",
-        _stamp(command, started) + f" {time.time() - t0:.0f} s."]
+        run_record(command, started) + f" {time.time() - t0:.0f} s."]
     return "\n".join(rows)
 
 
@@ -208,7 +201,7 @@ def corrected_section(command: str) -> str:
             "| scenario | true rate | coverage |", "|---|---|---|"]
     for name, s in CORRECTED.items():
         rows.append(f"| {name} | {s['truth']} | {corrected_coverage(**s):.3f} |")
-    rows += ["", _stamp(command, started) + f" {time.time() - t0:.0f} s."]
+    rows += ["", run_record(command, started) + f" {time.time() - t0:.0f} s."]
     return "\n".join(rows)
 
 
@@ -222,7 +215,7 @@ def sbc_section(command: str) -> str:
     for name, r in out.items():
         rows.append(f"| {name} | {r['coverage']:.3f} | {r['p']:.2f} | "
                     f"{' '.join(map(str, r['histogram']))} |")
-    rows += ["", _stamp(command, started) + f" {time.time() - t0:.0f} s."]
+    rows += ["", run_record(command, started) + f" {time.time() - t0:.0f} s."]
     return "\n".join(rows)
 
 

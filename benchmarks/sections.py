@@ -8,6 +8,8 @@ writes ``auc``).
 
 from __future__ import annotations
 
+import datetime
+import os
 from pathlib import Path
 
 
@@ -24,3 +26,10 @@ def write_section(path: str | Path, name: str, text: str) -> None:
     else:
         new = old.rstrip() + ("\n\n" if old.strip() else "") + block
     path.write_text(new, encoding="utf-8")
+
+
+def run_record(command: str, load_at_start: float) -> str:
+    """The line a section ends with: the date, the command, the cores and the machine's load
+    at the start and now (the end)."""
+    return (f"Run {datetime.date.today().isoformat()}: `{command}`, {os.cpu_count()} cores, "
+            f"load {load_at_start:.1f} at the start, load {os.getloadavg()[0]:.1f} at the end.")

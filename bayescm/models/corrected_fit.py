@@ -216,10 +216,8 @@ def _fit(kind_cls: Any, positives: Any, n: Any, given: dict[str, Any], validatio
                            {"long_name": long[name]})
     apparent = ks / ns
     youden = tpr.point + tnr.point - 1  # 0: the test says nothing, the estimate is undefined
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rg = np.where(youden == 0, np.nan,
-                      np.clip((apparent + tnr.point - 1) / np.where(youden == 0, 1.0, youden),
-                              0.0, 1.0))
+    rg = (np.clip((apparent + tnr.point - 1) / youden, 0.0, 1.0) if youden != 0
+          else np.full_like(apparent, np.nan, dtype=float))
     one = (("system",) if systems else ())
     pick = (lambda v: v) if systems else (lambda v: v[0])
     observed: dict[str, Any] = {
