@@ -21,25 +21,30 @@ AUC 1), and ``P(AUC = 1)`` the share of posterior draws exactly at 1, averaged o
 The paired section: two classifiers scored on the same items, binormal with correlated noise
 (latent correlation 0.7), and the 95 % HDI of ``AUC_A - AUC_B`` against the true difference.
 
-Run: ``.venv/bin/python benchmarks/auc_coverage_study.py --reps 300 --out
-benchmarks/coverage_table.md`` (it rewrites the file's ``auc`` section only: :mod:`sections`;
-the table records the command line, the date and the machine's load). A fit of 2,000 items
-takes about 0.5 s (two fits per data set), so at 300 data sets per row the 20 rows of n = 2,000
-(with ``--unbalanced``) alone take 20 x 600 x 0.5 s, about 1.7 hours; ``--reps-at 500:60
-2000:25`` fits fewer data sets at the large sizes (the first ones of the same streams), the
-table's ``sets`` columns say how many each row has, and its last line says the run was cut.
+Run: ``.venv/bin/python benchmarks/auc_coverage_study.py --reps 300 --draws 500 --paired-reps
+200 --unbalanced --jobs 2 --out benchmarks/coverage_table.md`` (it rewrites the file's ``auc``
+section only: :mod:`sections`; the table records the command line, the date and the machine's
+load). ``--jobs`` fits that many rows side by side in separate processes; every row seeds its
+own streams, so the table does not depend on it. The n = 2,000 rows, the largest fits, take
+most of the time; ``--reps-at 2000:100`` fits fewer data sets at
+that size (the first ones of the same streams), the table's ``sets`` columns say how many each
+row has, and its last line says the run was cut. ``--concentrations 0.5 1 1.25 1.5 --ns 40
+100`` writes the ``auc-concentration`` section instead: the default's coverage with other
+concentrations (:data:`bayescm.models.roc_dp.CONCENTRATION`) on the same data sets.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import itertools
 import os
 import shlex
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 from scipy import optimize, stats
@@ -150,6 +155,19 @@ def paired_cell(n: int, auc_a: float, gap: float, reps: int, draws: int, seed: i
     return {k: v / reps for k, v in out.items()}
 
 
+def run_cells(function: Callable[..., dict[str, float]], cells: Iterable[tuple], jobs: int
+              ) -> Iterator[dict[str, float]]:
+    """``function(*cell)`` for each cell, in order, on ``jobs`` processes.
+
+    Each cell seeds its own stream from its key, so the results do not depend on ``jobs``.
+    """
+    if jobs <= 1:
+        yield from (function(*c) for c in cells)
+        return
+    with ProcessPoolExecutor(jobs) as pool:
+        yield from pool.map(function, *zip(*cells, strict=True))
+
+
 def timing(n: int, classifiers: int, repeat: int = 3) -> float:
     rng = np.random.default_rng(0)
     y = rng.random(n) < 0.4
@@ -171,7 +189,8 @@ def concentration_section(concentrations: list[float], cells: list[tuple[str, fl
     from bayescm.models import roc_dp
 
     lines = ["### AUC of scores: the Dirichlet process's concentration (issue 28)", "",
-             "Why the default's concentration is 1. Coverage of the default's 95 % HDI of the "
+             f"Why the default's concentration is {roc_dp.CONCENTRATION:g}. Coverage of the "
+             "default's 95 % HDI of the "
              f"AUC ({reps} data sets per case, 4 x {draws:,} draws, the same data sets as the "
              "table above) with each class's novel mass given the prior weight of "
              f"{', '.join(f'{c:g}' for c in concentrations)} items "
@@ -219,6 +238,8 @@ def main() -> None:
                         help="instead of the comparison with the bootstrap: the default's "
                              "coverage at each of these concentrations (section "
                              "'auc-concentration')")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes that fit the rows side by side (same results)")
     parser.add_argument("--out")
     args = parser.parse_args()
     if args.concentrations:
@@ -272,8 +293,10 @@ def main() -> None:
     cells = list(itertools.product(args.truths, args.prevalences, args.ns, args.aucs))
     if args.unbalanced:
         cells += list(itertools.product(["binormal"], [0.2], args.ns, args.aucs))
-    for truth, prevalence, n, auc in cells:
-        r = cell(truth, n, auc, prevalence, reps_of(n), args.draws, args.seed)
+    runs = run_cells(functools.partial(cell, draws=args.draws, seed=args.seed),
+                     [(truth, n, auc, prevalence, reps_of(n))
+                      for truth, prevalence, n, auc in cells], args.jobs)
+    for (truth, prevalence, n, auc), r in zip(cells, runs, strict=True):
         boot, dp = ((f"{r[f'{m}_hits']:.3f} ({r[f'{m}_below']:.3f} / {r[f'{m}_above']:.3f})")
                     for m in METHODS)
         at_one = (f"{r['bootstrap_at_one']:.2f} / {r['dirichlet_process_at_one']:.2f}"
@@ -289,8 +312,9 @@ def main() -> None:
               "data sets per row (binormal, latent noise correlation 0.7, prevalence 0.5):", "",
               "| n | AUC_A | AUC_A - AUC_B | sets | bootstrap | default | width ratio |",
               "|---|---|---|---|---|---|---|"]
-    for n, auc_a, gap in PAIRED:
-        r = paired_cell(n, auc_a, gap, paired_reps_of(n), args.draws, args.seed)
+    runs = run_cells(functools.partial(paired_cell, draws=args.draws, seed=args.seed),
+                     [(n, auc_a, gap, paired_reps_of(n)) for n, auc_a, gap in PAIRED], args.jobs)
+    for (n, auc_a, gap), r in zip(PAIRED, runs, strict=True):
         row = (f"| {n:,} | {auc_a:g} | {gap:g} | {paired_reps_of(n)} | {r['bootstrap_hits']:.3f} | "
                f"{r['dirichlet_process_hits']:.3f} | "
                f"{r['dirichlet_process_width'] / r['bootstrap_width']:.2f} |")
@@ -303,8 +327,9 @@ def main() -> None:
               + ", ".join(f"{n:,} items and {k} classifier{'s' if k > 1 else ''} {t:.2f} s"
                           for (n, k), t in fast.items()) + ".", "",
               f"Run {datetime.date.today().isoformat()} on {os.cpu_count()} cores, load average "
-              f"{load_start[0]:.1f} at the start and {load_end[0]:.1f} at the end (the machine "
-              f"was shared), {time.time() - start:.0f} s: `.venv/bin/python "
+              f"{load_start[0]:.1f} at the start and {load_end[0]:.1f} at the end, "
+              f"{args.jobs} process{'es' if args.jobs > 1 else ''}, "
+              f"{time.time() - start:.0f} s: `.venv/bin/python "
               f"benchmarks/auc_coverage_study.py {command}`."]
     fewest = min([reps_of(n) for n in args.ns] + [paired_reps_of(n) for n in PAIRED_NS])
     if fewest < DESIGN_REPS:

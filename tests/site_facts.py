@@ -138,7 +138,12 @@ def _default_text(which: str) -> float:
     return size / PRESETS["two_column"].scale
 
 
-@cache
+def _roc_concentration() -> float:
+    from bayescm.models.roc_dp import CONCENTRATION
+
+    return CONCENTRATION
+
+
 @cache
 def _coverage_table() -> str:
     """benchmarks/coverage_table.md's text."""
@@ -179,10 +184,9 @@ def _pooled_coverage(n: int, group: str, method: str, how: str = "mean") -> floa
     return _pool(values, how)
 
 
-def _concentration_coverage(n: int, group: str, concentration: str, how: str = "mean"
-                            ) -> float:
-    """The default's AUC coverage at another Dirichlet-process concentration: the mean (or
-    range) over the cases of coverage_table.md's auc-concentration section."""
+def _concentration_values(ns: tuple[int, ...], group: str, concentration: str) -> list[float]:
+    """The default's AUC coverage at a Dirichlet-process concentration: one value per case of
+    coverage_table.md's auc-concentration section with n in ``ns`` and an AUC of ``group``."""
     section = _coverage_table().split("<!-- section: auc-concentration -->")[1].split(
         "<!-- end:")[0]
     lines = [line for line in section.splitlines() if line.startswith("| ")]
@@ -191,9 +195,15 @@ def _concentration_coverage(n: int, group: str, concentration: str, how: str = "
     values = []
     for line in lines[1:]:
         cells = [c.strip() for c in line.strip("| ").split("|")]
-        if int(cells[2].replace(",", "")) == n and float(cells[3]) in _AUC_GROUPS[group]:
+        if int(cells[2].replace(",", "")) in ns and float(cells[3]) in _AUC_GROUPS[group]:
             values.append(float(cells[column].split()[0]))
-    return _pool(values, how)
+    return values
+
+
+def _concentration_coverage(n: int, group: str, concentration: str, how: str = "mean"
+                            ) -> float:
+    """The mean (or range) of :func:`_concentration_values` at one test-set size."""
+    return _pool(_concentration_values((n,), group, concentration), how)
 
 
 def _pooled_facts() -> list[Fact]:
@@ -215,10 +225,10 @@ def _pooled_facts() -> list[Fact]:
 
 
 _POOLED = {
-    40: ["0.908 (0.87-0.95)", "0.956 (0.94-0.97)", "0.697 (0.48-0.89)", "0.978 (0.96-0.99)"],
-    100: ["0.926 (0.90-0.94)", "0.950 (0.93-0.97)", "0.827 (0.60-0.94)", "0.972 (0.95-0.98)"],
-    500: ["0.944 (0.93-0.96)", "0.947 (0.93-0.96)", "0.917 (0.87-0.96)", "0.963 (0.94-0.99)"],
-    2000: ["0.948 (0.91-0.96)", "0.946 (0.91-0.98)", "0.937 (0.92-0.95)", "0.947 (0.91-0.99)"],
+    40: ["0.908 (0.87-0.95)", "0.964 (0.95-0.98)", "0.697 (0.48-0.89)", "0.964 (0.94-0.99)"],
+    100: ["0.926 (0.90-0.94)", "0.948 (0.93-0.97)", "0.827 (0.60-0.94)", "0.959 (0.95-0.98)"],
+    500: ["0.944 (0.93-0.96)", "0.948 (0.94-0.96)", "0.917 (0.87-0.96)", "0.955 (0.93-0.98)"],
+    2000: ["0.952 (0.92-0.96)", "0.951 (0.93-0.97)", "0.940 (0.91-0.95)", "0.948 (0.92-0.97)"],
 }
 """The scores page's pooled table as printed (its facts are computed from the cited file)."""
 
@@ -423,8 +433,8 @@ def _dcurves_at_01() -> dict[str, float]:
 
 
 _D = "docs/user_guide/decisions.md"
-_D_MARKER = ("useful with posterior probability 1.00 (net benefit 0.088, 95 % HDI 0.065 to 0.110, "
-             "treat-all 0.045)")
+_D_MARKER = ("useful with posterior probability 1.00 (net benefit 0.088, 95 % HDI 0.064 to 0.109, "
+             "treat-all 0.046)")
 def _dcurves_fact(snippet: str, number: str, key: str) -> Fact:
     return Fact(_D, snippet, number, lambda: _dcurves_at_01()[key],
                 f"{key} of net_benefit(fit(dcurves_binary(), random_seed=3)) at t = 0.1")
@@ -468,8 +478,8 @@ FACTS_LIST: list[Fact] = [
           ("single balanced cases drop to 0.89;", "0.89", 40, "high", "1.5", "min"),
           ("at 1.25 they are 0.964 and 0.959,", "0.964", 40, "high", "1.25", "mean"),
           ("at 1.25 they are 0.964 and 0.959,", "0.959", 100, "high", "1.25", "mean"),
-          ("lower-AUC averages 0.964 and 0.948.", "0.964", 40, "low", "1.25", "mean"),
-          ("lower-AUC averages 0.964 and 0.948.", "0.948", 100, "low", "1.25", "mean")]],
+          ("lower-AUC averages 0.964 and 0.948,", "0.964", 40, "low", "1.25", "mean"),
+          ("lower-AUC averages 0.964 and 0.948,", "0.948", 100, "low", "1.25", "mean")]],
     # the named priors' table (docs/user_guide/priors.md)
     Fact(_P, "Beta(1, 1), uniform", "1",
          lambda: _same(_preset("Laplace").alpha, _preset("Laplace").beta), "Laplace's a = b"),
@@ -601,22 +611,36 @@ FACTS_LIST: list[Fact] = [
          lambda: _same(*(sum(r["auc"] in _AUC_GROUPS["high"] for r in _auc_coverage_rows()
                              if r["n"] == n) for n in _POOLED)), "cases per cell, high AUCs"),
     Fact(_S, "(20 of the 24 cases with", "20",
-         lambda: sum(r["default"] >= 0.97 for r in _auc_coverage_rows()
-                     if r["n"] <= 100 and r["auc"] >= 0.9), "cases covering 0.97 or more"),
+         lambda: sum(v >= 0.97 for v in _concentration_values((40, 100), "high", "1")),
+         "cases covering 0.97 or more at concentration 1"),
     Fact(_S, "(20 of the 24 cases with", "24",
-         lambda: sum(r["n"] <= 100 and r["auc"] >= 0.9 for r in _auc_coverage_rows()),
+         lambda: len(_concentration_values((40, 100), "high", "1")),
          "cases with n <= 100 and AUC >= 0.9"),
     Fact(_S, "averaged, 0.978 at n = 40", "0.978",
-         lambda: _pooled_coverage(40, "high", "default"), "the default's mean at n = 40, high AUC"),
+         lambda: _concentration_coverage(40, "high", "1"),
+         "the mean at concentration 1, n = 40, high AUC"),
     Fact(_S, "and 0.972 at n = 100,", "0.972",
-         lambda: _pooled_coverage(100, "high", "default"),
-         "the default's mean at n = 100, high AUC"),
+         lambda: _concentration_coverage(100, "high", "1"),
+         "the mean at concentration 1, n = 100, high AUC"),
+    Fact(_S, "Dirichlet(TP + 5/8, FN + 5/8, FP + 5/8, TN + 5/8)", "5/8",
+         lambda: _roc_concentration() / 2, "half the concentration per cell (roc_dp)"),
+    Fact(_S, "with Beta(5/8, 5/8) priors on TPR and TNR", "5/8",
+         lambda: _roc_concentration() / 2, "half the concentration per rate's Beta parameter"),
+    Fact(_S, "and Beta(1.25, 1.25) on the prevalence", "1.25", _roc_concentration,
+         "the concentration per class (roc_dp.CONCENTRATION)"),
+    Fact(_S, "of 1: a posterior mean of 0.94", "0.94",
+         lambda: 0.5 + 0.5 * 20 * 20 / (20 + _roc_concentration()) ** 2,
+         "1/2 + (1 - 1/2) n+ n- / ((n+ + c)(n- + c)) at n+ = n- = 20"),
     Fact(_S, "(up to 49 % of them at", "49",
          lambda: max(r["separated"] for r in _auc_coverage_rows() if r["n"] == 40),
          "the largest separated share at n = 40", True),
-    Fact(_S, "(10.4 times for 20 % positives and AUC 0.99)", "10.4",
+    Fact(_S, "(11.4 for 20 % positives and AUC 0.99)", "11.4",
          lambda: max(r["ratio"] for r in _auc_coverage_rows() if r["n"] == 40),
          "the widest width ratio at n = 40 in coverage_table.md"),
+    Fact(_S, "by a factor of up to 6.0 at", "6.0",
+         lambda: max(r["ratio"] for r in _auc_coverage_rows()
+                     if r["n"] == 40 and r["prevalence"] == 0.5),
+         "the widest width ratio at n = 40 and prevalence 0.5 in coverage_table.md"),
     # the corrected prevalence and the judged accuracies (docs/user_guide/corrected.md)
     Fact(_C, "where 142 of 742 (0.191)", "0.191",
          lambda: _corrected("priors").loc["apparent", "observed"], "the apparent rate"),
@@ -708,11 +732,11 @@ FACTS_LIST: list[Fact] = [
     # the decisions page's seed-3 fit of dcurves' data at t = 0.1
     *(_dcurves_fact(_D_MARKER, number, key) for number, key in (
         ("1.00", "cancerpredmarker_useful"), ("0.088", "cancerpredmarker_mean"),
-        ("0.065", "cancerpredmarker_low"), ("0.110", "cancerpredmarker_high"),
-        ("0.045", "treat_all"))),
-    *(_dcurves_fact("(0.019, 95 % HDI 0.007 to 0.033: P(useful) 0.01)", number, key)
-      for number, key in (("0.019", "famhistory_mean"), ("0.007", "famhistory_low"),
-                          ("0.033", "famhistory_high"), ("0.01", "famhistory_useful"))),
+        ("0.064", "cancerpredmarker_low"), ("0.109", "cancerpredmarker_high"),
+        ("0.046", "treat_all"))),
+    *(_dcurves_fact("(0.019, 95 % HDI 0.006 to 0.032: P(useful) 0.01)", number, key)
+      for number, key in (("0.019", "famhistory_mean"), ("0.006", "famhistory_low"),
+                          ("0.032", "famhistory_high"), ("0.01", "famhistory_useful"))),
     # the command line (docs/cli.md)
     Fact("docs/cli.md", "the information of about 230)", "230",
          lambda: round(_attempts_per_system() / 4.335, -1),

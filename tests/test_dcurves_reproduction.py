@@ -14,6 +14,7 @@ import pytest
 import bayescm as bcm
 from bayescm.analyses.decision_draws import DEFAULT_THRESHOLDS
 from bayescm.core.csvtable import read_csv
+from bayescm.models.roc_dp import CONCENTRATION
 
 
 @pytest.fixture(scope="module")
@@ -56,19 +57,23 @@ def test_the_posterior_mean_is_the_published_net_benefit_within_monte_carlo_erro
     """At every threshold of the grid, for both risks.
 
     Bootstrap weights (Dirichlet(1, ..., 1)) have the point value as their mean; the default
-    Dirichlet process adds half a prior item of each class above every risk, which moves the mean
-    by at most (1 + t/(1-t)) / (2 (N + 2)) (decisions.md): allowed on top of 4.5 Monte-Carlo
-    standard errors (4,000 independent draws; 198 comparisons).
+    Dirichlet process adds c/2 of a prior item of each class above every risk and as much below
+    (c its concentration), which moves the mean by exactly c ((1/2 - 2 TP/N) - (1/2 - 2 FP/N)
+    t/(1-t)) / (N + 2c) (decisions.md): the mean must be the published value plus that shift
+    within 4.5 Monte-Carlo standard errors (4,000 independent draws; 198 comparisons).
     """
     t = DEFAULT_THRESHOLDS
-    prior = 0.0 if nb.attrs["source"].endswith("(bayesian_bootstrap)") else (
-        (1 + t / (1 - t)) / (2 * (data.n + 2)))
+    odds, c = t / (1 - t), CONCENTRATION
+    default = not nb.attrs["source"].endswith("(bayesian_bootstrap)")
     draws = nb["posterior"]["net_benefit"]
     for name in ("famhistory", "cancerpredmarker"):
         values = draws.sel(system=name).values.reshape(-1, t.size)
         mcse = values.std(axis=0) / np.sqrt(values.shape[0])
-        gap = np.abs(values.mean(axis=0) - published[name])
-        assert np.all(gap <= prior + 4.5 * mcse + 1e-12), (name, float(gap.max()))
+        positive = data.scores[name][:, None] >= t
+        tp, fp = (positive & data.y[:, None]).mean(axis=0), (positive & ~data.y[:, None]).mean(0)
+        shift = c * ((0.5 - 2 * tp) - (0.5 - 2 * fp) * odds) / (data.n + 2 * c) if default else 0
+        gap = np.abs(values.mean(axis=0) - published[name] - shift)
+        assert np.all(gap <= 4.5 * mcse + 1e-12), (name, float(gap.max()))
 
 
 def test_the_model_with_the_marker_is_useful_where_dcurves_says(nb) -> None:

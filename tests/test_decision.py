@@ -6,6 +6,7 @@ import pytest
 import bayescm as bcm
 from bayescm.analyses.decision import evpi
 from bayescm.analyses.decision_draws import DEFAULT_THRESHOLDS
+from bayescm.models.roc_dp import CONCENTRATION
 
 N = 600
 
@@ -60,21 +61,22 @@ def test_bootstrap_posterior_mean_is_the_point_net_benefit(data: bcm.Scores, fit
         assert np.all(gap <= 4 * _mc_error(draws) + 1e-9), gap.max()
 
 
-def test_default_posterior_mean_is_the_jeffreys_closed_form(data: bcm.Scores,
-                                                            fits: dict) -> None:
-    """The Dirichlet process adds half an item above every risk in each class (its novel atoms):
-    E[TP/N] = (TP + 1/2) / (N + 2) and E[FP/N] = (FP + 1/2) / (N + 2) exactly, so the posterior
-    mean sits within (1 + t/(1-t)) / (2 (N + 2)) of the point net benefit, plus MC error."""
+def test_default_posterior_mean_is_the_closed_form(data: bcm.Scores, fits: dict) -> None:
+    """The Dirichlet process adds c/2 of an item (c its concentration) above every risk in each
+    class, and as much below (its novel atoms): E[TP/N] = (TP + c/2) / (N + 2c) and E[FP/N] =
+    (FP + c/2) / (N + 2c) exactly, so the posterior mean is the point net benefit moved by
+    c ((1/2 - 2 TP/N) - (1/2 - 2 FP/N) t/(1-t)) / (N + 2c), plus MC error."""
     t = DEFAULT_THRESHOLDS
-    odds = t / (1 - t)
+    odds, c = t / (1 - t), CONCENTRATION
     nb = bcm.net_benefit(fits["dirichlet_process"])["posterior"]["net_benefit"]
     for k, name in enumerate(data.names):
         draws = nb.isel(system=k).values
         mean, mc = draws.mean(axis=(0, 1)), _mc_error(draws)
         p = _point(data.y, data.scores[name], t)
-        closed = (p["tp"] + 0.5) / (N + 2) - (p["fp"] + 0.5) / (N + 2) * odds
+        closed = (p["tp"] + c / 2) / (N + 2 * c) - (p["fp"] + c / 2) / (N + 2 * c) * odds
         assert np.all(np.abs(mean - closed) <= 4 * mc + 1e-9)
-        assert np.all(np.abs(mean - p["nb"]) <= (1 + odds) / (2 * (N + 2)) + 4 * mc)
+        shift = c * ((0.5 - 2 * p["tp"] / N) - (0.5 - 2 * p["fp"] / N) * odds) / (N + 2 * c)
+        np.testing.assert_allclose(closed - p["nb"], shift, rtol=0, atol=1e-12)  # the page's
 
 
 def test_treat_all_is_the_same_draws_prevalence(fits: dict) -> None:

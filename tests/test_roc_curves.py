@@ -10,7 +10,7 @@ from scipy import stats
 
 from bayescm.models.calibration import _simulated_bin_positives, poisson_binomial_pmf
 from bayescm.models.roc import CurveDraws, curve_draws, item_sums, search_rows
-from bayescm.models.roc_dp import dirichlet_process_weights, with_novel_items
+from bayescm.models.roc_dp import CONCENTRATION, dirichlet_process_weights, with_novel_items
 
 
 def _reference(y, s, w, fpr_grid, recall_grid, fpr_range):
@@ -97,8 +97,9 @@ def test_curves_with_novel_atoms_equal_the_step_by_step_definition(case):
 def test_dirichlet_process_weights_and_losses_of_the_observed_items():
     w = dirichlet_process_weights(np.random.default_rng(3), 40_000, 2, novel=np.array([0, 2, 4,
                                                                                           5]))
-    assert np.allclose(w.mean(axis=0), [0.5, 1.0, 0.5, 1.0, 0.5, 0.5], atol=0.02)
-    assert np.allclose(w.var(axis=0), [0.5, 1.0, 0.5, 1.0, 0.5, 0.5], atol=0.05)  # Gamma(k)
+    k = CONCENTRATION / 2  # the novel atoms' Gamma shape, in columns 0, 2, 4, 5
+    assert np.allclose(w.mean(axis=0), [k, 1.0, k, 1.0, k, k], atol=0.02)
+    assert np.allclose(w.var(axis=0), [k, 1.0, k, 1.0, k, k], atol=0.05)  # Gamma(k): var k
     y_all, s_all = with_novel_items(np.array([True, False]), np.array([0.8, 0.4]))
     weights = np.array([[1.0, 3.0, 5.0, 7.0, 9.0, 11.0]])
     losses, cells = item_sums(y_all, s_all, weights, 0.5, np.arange(6) < 2)

@@ -16,6 +16,7 @@ from sklearn.metrics import (
 
 import bayescm as bcm
 from bayescm.models.roc import curve_bands
+from bayescm.models.roc_dp import CONCENTRATION
 
 
 def binormal(n: int, d: float, prevalence: float = 0.4, seed: int = 0
@@ -98,9 +99,9 @@ def test_auc_posterior_agrees_with_sklearn_and_delong(method):
     sample = roc_auc_score(y, s)
     if method == "bootstrap":  # centred on the sample AUC
         centre = sample
-    else:  # E = 1/2 + (sample - 1/2) n+ n- / ((n+ + 1)(n- + 1)): the novel items' pull
-        n_pos, n_neg = int(y.sum()), int((~y).sum())
-        centre = 0.5 + (sample - 0.5) * n_pos * n_neg / ((n_pos + 1) * (n_neg + 1))
+    else:  # E = 1/2 + (sample - 1/2) n+ n- / ((n+ + c)(n- + c)): the novel items' pull
+        n_pos, n_neg, c = int(y.sum()), int((~y).sum()), CONCENTRATION
+        centre = 0.5 + (sample - 0.5) * n_pos * n_neg / ((n_pos + c) * (n_neg + c))
     # up to a small fraction of its sd (the Monte-Carlo error is a sixtieth of it)
     assert abs(auc.mean() - centre) < 0.1 * sd
     lo, hi = bcm.summary(idata, var_names=["auc"]).loc["auc", ["hdi_lower", "hdi_upper"]]
@@ -123,8 +124,11 @@ def test_threshold_metrics_are_the_haldane_fit():
         assert stats.ks_2samp(a, b).pvalue > 1e-3, m
 
 
-def test_threshold_cells_of_the_default_are_jeffreys_not_haldane():
-    """The default's cells are Dirichlet(TP + 1/2, FN + 1/2, FP + 1/2, TN + 1/2) exactly."""
+def test_threshold_cells_of_the_default_add_half_the_concentration_not_haldane():
+    """The default's cells are Dirichlet(TP + c/2, FN + c/2, FP + c/2, TN + c/2) exactly, with c
+    the Dirichlet process's concentration (1.25: 5/8 per cell, between Jeffreys' 1/2 and
+    Laplace's 1); the bootstrap's are Haldane's Dirichlet(TP, FN, FP, TN)."""
+    half = CONCENTRATION / 2
     rng = np.random.default_rng(18)
     y = np.r_[np.ones(12, bool), np.zeros(30, bool)]
     s = np.r_[rng.normal(2.0, 0.3, 11), -1.0, rng.normal(0, 1, 30)]  # FN = 1 at threshold 0
@@ -133,17 +137,18 @@ def test_threshold_cells_of_the_default_are_jeffreys_not_haldane():
     (tp, fn), (fp, tn) = idata["observed_data"]["counts"].values.tolist()
     assert fn == 1
     post = {m: idata["posterior"][m].values.ravel() for m in ("tpr", "tnr", "prevalence")}
-    jeffreys = {"tpr": (tp + 0.5, fn + 0.5), "tnr": (tn + 0.5, fp + 0.5),
-                "prevalence": (tp + fn + 1, fp + tn + 1)}
-    for m, (a, b) in jeffreys.items():
+    exact = {"tpr": (tp + half, fn + half), "tnr": (tn + half, fp + half),
+             "prevalence": (tp + fn + 2 * half, fp + tn + 2 * half)}
+    for m, (a, b) in exact.items():
         assert stats.kstest(post[m], stats.beta(a, b).cdf).pvalue > 1e-3, m
     # the bootstrap's Haldane Beta(TP, FN) = Beta(11, 1) is another distribution
     assert stats.kstest(post["tpr"], stats.beta(tp, fn).cdf).pvalue < 1e-6
-    # jointly: the binary model with Jeffreys TPR and TNR and a uniform prevalence (NPV and
-    # informedness mix the cells; the bootstrap's differ from these with p < 1e-40)
+    # jointly: the binary model with Beta(c/2, c/2) on TPR and TNR and Beta(c, c) on the
+    # prevalence (NPV and informedness mix the cells; the bootstrap's differ with p < 1e-40)
     cm = bcm.ConfusionMatrix(idata["observed_data"]["counts"].values, labels=["p", "n"],
                              positive="p")
-    ref = bcm.fit(cm, prior="jeffreys", priors={"prevalence": bcm.Beta(1, 1)},
+    ref = bcm.fit(cm, priors={"tpr": bcm.Beta(half, half), "tnr": bcm.Beta(half, half),
+                              "prevalence": bcm.Beta(2 * half, 2 * half)},
                   metrics=["npv", "bm"], random_seed=26)
     dp = bcm.fit(bcm.Scores(y, s), metrics=["npv", "bm"], threshold=0.0, random_seed=27)
     for m in ("npv", "bm"):
@@ -160,7 +165,8 @@ def test_separated_classes_get_no_point_mass_at_one():
     assert np.all(boot["posterior"]["auc"].values == 1.0)
     auc = bcm.fit(data, random_seed=21)["posterior"]["auc"].values.ravel()
     assert auc.max() < 1.0 and np.mean(auc > 0.999) < 0.5
-    expected = 0.5 + 0.5 * 15 * 25 / (16 * 26)  # 1/2 + (1 - 1/2) n+ n- / ((n+ + 1)(n- + 1))
+    c = CONCENTRATION  # 1/2 + (1 - 1/2) n+ n- / ((n+ + c)(n- + c))
+    expected = 0.5 + 0.5 * 15 * 25 / ((15 + c) * (25 + c))
     assert abs(auc.mean() - expected) < 4 * auc.std() / np.sqrt(auc.size)
     lo = bcm.summary(bcm.fit(data, random_seed=21), var_names=["auc"]).loc["auc", "hdi_lower"]
     assert 0.8 < lo < 0.97  # an interval below 1 of sensible width
@@ -297,3 +303,35 @@ def test_curve_bands_as_data():
     with pytest.raises(ValueError, match="scores fit"):
         bcm.analyses.curve_bands(bcm.fit(bcm.ConfusionMatrix.from_counts(tp=5, fn=1, tn=4, fp=2),
                                 draws=50, random_seed=0))
+
+
+def test_the_concentration_study_repeats_the_default_column():
+    """benchmarks/coverage_table.md: the auc-concentration section's column at the default's
+    concentration re-fits the main table's data sets with the same seeds, so it must repeat the
+    default's coverage and misses there case by case (a stale table, or a default changed
+    without re-running the study, fails)."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "benchmarks" / "coverage_table.md").read_text(
+        encoding="utf-8")
+
+    def rows(section: str) -> list[list[str]]:
+        return [[c.strip() for c in line.strip().strip("|").split("|")]
+                for line in section.splitlines() if line.startswith("| ")
+                and line.split("|")[1].strip() in ("binormal", "exponential", "mixture")]
+
+    main = text.split("### AUC of scores: the Bayesian bootstrap")[1].split("Paired comparison")[0]
+    default = {tuple(r[:4]): r[8] for r in rows(main)}  # "0.964 (0.000 / 0.036)"
+    study = text.split("<!-- section: auc-concentration -->")[1].split("<!-- end:")[0]
+    header = [c.strip() for c in next(line for line in study.splitlines()
+                                      if line.startswith("| truth")).strip("| ").split("|")]
+    column = header.index(f"concentration {CONCENTRATION:g}")
+    checked = 0
+    for r in rows(study):
+        # "coverage (interval below the truth)" against "coverage (above / below)"
+        coverage, below = r[column].replace("(", "").replace(")", "").split()
+        main_coverage, _, _, main_below = default[tuple(r[:4])].replace(
+            "(", "").replace(")", "").split()
+        assert (coverage, below) == (main_coverage, main_below), (r[:4], r[column])
+        checked += 1
+    assert checked >= 40

@@ -10,37 +10,45 @@ of the time at n = 40 and AUC 0.98-0.99, over binormal, exponential and mixture 
 
 The default fit (``method="dirichlet_process"``) gives each class's score distribution a
 Dirichlet-process prior (Ferguson 1973; for ROC curves Gu, Ghosal & Roy 2008) with
-concentration :data:`CONCENTRATION` = 1 (one prior item) and a base measure that puts half its
-mass above and half below every observed score. A posterior draw of a class's distribution is
+concentration :data:`CONCENTRATION` = :math:`c` = 1.25 (the weight of one and a quarter prior
+items) and a base measure that puts half its mass above and half below every observed score. A
+posterior draw of a class's distribution is
 
 .. math::
 
     F_c = \sum_{i \in c} w_i\, \delta_{s_i} + w_{+\infty}\, \delta_{+\infty}
           + w_{-\infty}\, \delta_{-\infty}, \qquad
-    (w_i, w_{+\infty}, w_{-\infty}) \sim \mathrm{Dirichlet}(1, \dots, 1, \tfrac12, \tfrac12),
+    (w_i, w_{+\infty}, w_{-\infty}) \sim \mathrm{Dirichlet}(1, \dots, 1, c/2, c/2),
 
 the Bayesian bootstrap's weights plus two *novel items*, one above and one below every score,
-whose total weight is Beta(1, n_c) and whose split is Beta(1/2, 1/2). Jointly over the labels the
-weights are Dirichlet over the ``n`` items (1 each) and four novel atoms (1/2 each: positive and
-negative, above and below), so the prevalence is Beta(n_pos + 1, n_neg + 1) and, at any
-threshold, the four weighted cells are exactly Dirichlet(TP + 1/2, FN + 1/2, FP + 1/2, TN + 1/2):
-the Jeffreys prior on the confusion matrix, where the bootstrap gives the Haldane one.
+whose total weight is Beta(c, n_c) and whose split is Beta(c/2, c/2). Jointly over the labels
+the weights are Dirichlet over the ``n`` items (1 each) and four novel atoms (c/2 = 5/8 each:
+positive and negative, above and below), so the prevalence is Beta(n_pos + c, n_neg + c) and,
+at any threshold, the four weighted cells are exactly Dirichlet(TP + 5/8, FN + 5/8, FP + 5/8,
+TN + 5/8): the confusion-matrix model with Beta(5/8, 5/8) priors on TPR and TNR, between
+Jeffreys' 1/2 and Laplace's 1, where the bootstrap gives Haldane's 0.
 
 Why this base measure: the AUC and the ROC curve depend on the scores only through their order,
 and a base measure spread ever wider (a normal of growing variance, say) puts its atoms ever
 more surely outside the observed range, half above and half below: the limit is this one, and
 it does not depend on the scale of the scores. A novel positive below every negative is the
 overlap the data may have missed; a novel positive above them all is the separation they may
-have missed, so the prior pulls the AUC toward 1/2 by about ``(AUC - 1/2)(1/(n_pos + 1) +
-1/(n_neg + 1))`` and gives the AUC a continuous posterior below 1 when the classes are separated.
-What it buys, measured by the same study (binormal, exponential and mixture truths, n = 40 to
-2,000, AUC 0.6 to 0.99): coverage 0.946-0.978 pooled per test-set size and AUC range, where
-the bootstrap's is 0.70 at n = 40 and AUC 0.9-0.99 (single cases down to 0.48); it errs on the
-safe side for small samples with a high AUC (0.97-0.99 in 20 of the 24 cases with n <= 100 and
-AUC >= 0.9; pooled 0.978 at n = 40). :data:`CONCENTRATION` sets that balance: measured on the
-same data sets (the table's ``auc-concentration`` section), 1.25 brings the pooled high-AUC
-coverage at n = 40 and 100 to 0.964 and 0.959, 1.5 drops single cases to 0.89, 0.5 raises it;
-it stays 1 (Jeffreys at every threshold) until the whole grid has been run at another value.
+have missed, so the prior pulls the AUC toward 1/2, exactly: ``E[AUC] = 1/2 + (AUC_obs - 1/2)
+n_pos n_neg / ((n_pos + c)(n_neg + c))``, and it gives the AUC a continuous posterior below 1
+when the classes are separated.
+
+Why this concentration: it is the one number of the model the data do not set, and it trades
+the two ways a 95 % interval can break its promise for small samples with a high AUC. Measured
+by ``benchmarks/auc_coverage_study.py`` on the same simulated data sets at 0.5, 1, 1.25 and 1.5
+(binormal, exponential and mixture truths, n = 40 and 100, AUC 0.6 to 0.99; the table's
+``auc-concentration`` section): at 1 (Jeffreys at every threshold) the interval over-covers
+when the AUC is 0.9-0.99 (pooled 0.978 at n = 40 and 0.972 at n = 100), at 1.5 single cases
+drop to 0.89, at 1.25 the pooled coverage is 0.964 and 0.959. What the default buys over the
+whole grid (n = 40 to 2,000, 300 data sets per case; ``coverage_table.md``'s ``auc`` section):
+pooled per test-set size and AUC range, coverage 0.948-0.964, where the bootstrap's is 0.70 at
+n = 40 and AUC 0.9-0.99 (single cases down to 0.48); single cases of the default 0.92-0.99,
+within three Monte-Carlo errors of 0.93-0.97. When it misses at a high AUC its interval lies
+below the truth (the pull toward 1/2); the bootstrap's lies above it.
 
 Several classifiers scored on the same items share the draw: a novel item lies above (or below)
 every observed score *of every classifier*, the comonotone limit of the base measure. Two
@@ -74,8 +82,9 @@ import numpy as np
 __all__ = ["CONCENTRATION", "NOVEL", "NOVEL_LABELS", "NOVEL_SCORES",
            "dirichlet_process_weights", "with_novel_items"]
 
-CONCENTRATION = 1.0
-"""Prior weight (in items) of each class's novel mass: the Dirichlet process's concentration."""
+CONCENTRATION = 1.25
+"""Prior weight (in items) of each class's novel mass: the Dirichlet process's concentration
+(chosen by coverage: the module's docstring)."""
 
 NOVEL_LABELS = np.array([True, True, False, False])
 """The novel atoms' classes: positive above, positive below, negative above, negative below."""
@@ -132,8 +141,8 @@ def dirichlet_process_weights(rng: np.random.Generator, draws: int, n: int,
     >>> import numpy as np
     >>> from bayescm.models.roc_dp import dirichlet_process_weights
     >>> w = dirichlet_process_weights(np.random.default_rng(1), 20_000, 3)
-    >>> [round(float(m), 1) for m in w.mean(axis=0)]   # Gamma(1) x 3, Gamma(1/2) x 4
-    [1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.5]
+    >>> [round(float(m), 1) for m in w.mean(axis=0)]   # Gamma(1) x 3, Gamma(5/8) x 4
+    [1.0, 1.0, 1.0, 0.6, 0.6, 0.6, 0.6]
     """
     weights = rng.standard_exponential((draws, n + NOVEL), dtype=dtype)
     cols = np.arange(n, n + NOVEL) if novel is None else np.asarray(novel)

@@ -8,7 +8,7 @@ expected calibration error (``ece``, and ``ece_reference`` under perfect calibra
 every binary confusion-matrix metric at ``threshold``. Two methods (:data:`METHODS`):
 
 * ``"dirichlet_process"`` (the default): each class's score distribution has a
-  Dirichlet-process posterior with one prior item's mass beyond the observed scores, half above
+  Dirichlet-process posterior with 1.25 prior items' mass beyond the observed scores, half above
   and half below (:mod:`bayescm.models.roc_dp`, where the choice is argued and its coverage
   stated); the AUC keeps its 95 % promise where the bootstrap's does not (small samples, high
   AUC, separated classes);
@@ -68,10 +68,11 @@ _STORED = {"auto": "dirichlet_process", "exact": "dirichlet_process", **METHODS,
            "bayesian_bootstrap": "bayesian_bootstrap"}
 
 _NOTES = {
-    "dirichlet_process": "Dirichlet-process posterior of each class (concentration 1, base "
-                         "measure half above and half below every observed score): "
-                         "Dirichlet(1, ..., 1) weights over the items and Gamma(1/2) weights "
-                         "on four novel atoms; each draw is one whole ROC curve",
+    "dirichlet_process": f"Dirichlet-process posterior of each class (concentration "
+                         f"{CONCENTRATION:g}, base measure half above and half below every "
+                         f"observed score): Dirichlet(1, ..., 1) weights over the items and "
+                         f"Gamma({CONCENTRATION / 2:g}) weights on four novel atoms; each draw "
+                         f"is one whole ROC curve",
     "bayesian_bootstrap": "Dirichlet(1, ..., 1) weights over the test items (Bayesian "
                           "bootstrap); each draw is one whole ROC curve"}
 
