@@ -44,7 +44,8 @@ by ``benchmarks/auc_coverage_study.py`` on the same simulated data sets at 0.5, 
 ``auc-concentration`` section): at 1 (Jeffreys at every threshold) the interval over-covers
 when the AUC is 0.9-0.99 (pooled 0.978 at n = 40 and 0.972 at n = 100), at 1.5 single cases
 drop to 0.89, at 1.25 the pooled coverage is 0.964 and 0.959. What the default buys over the
-whole grid (n = 40 to 2,000, 300 data sets per case; ``coverage_table.md``'s ``auc`` section):
+whole grid (n = 40 to 2,000, 300 data sets per case; ``coverage_table.md``'s ``auc`` section;
+the sizes 500 and 2,000 were not used to choose the concentration):
 pooled per test-set size and AUC range, coverage 0.948-0.964, where the bootstrap's is 0.70 at
 n = 40 and AUC 0.9-0.99 (single cases down to 0.48); single cases of the default 0.92-0.99,
 within three Monte-Carlo errors of 0.93-0.97. When it misses at a high AUC its interval lies
